@@ -1,0 +1,75 @@
+// The bash tool: one shell command, run in its own process group with no input, a timeout
+// that kills the whole group, output kept to a budget, and an environment without secrets.
+import { spawn } from "node:child_process";
+import { z } from "zod";
+import { OutputClip } from "./output.ts";
+import { defineTool, type Tool } from "./tools.ts";
+
+export const DEFAULT_TIMEOUT_S = 120;
+export const MAX_TIMEOUT_S = 600;
+
+const schema = z.object({
+  command: z.string().min(1).describe("The shell command to run, e.g. `ls -la` or `npm test`."),
+  timeout: z.number().positive().optional()
+    .describe(`Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).`),
+});
+
+export function bashTool(cwd: string): Tool {
+  return defineTool({
+    name: "bash",
+    description:
+      "Run a bash command in the workspace and get its output (stdout and stderr together) and exit code. " +
+      "The command has no input (no interactive programs) and is killed after its timeout.",
+    schema,
+    risky: true,
+    run: ({ command, timeout }, { signal }) =>
+      runCommand(command, { cwd, signal, timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000 }),
+  });
+}
+
+export interface RunOptions { cwd: string; signal: AbortSignal; timeoutMs: number }
+
+export function runCommand(command: string, { cwd, signal, timeoutMs }: RunOptions): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", command], {
+      cwd,
+      env: withoutSecrets(process.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // its own process group, so a kill reaches every process it started
+    });
+    const output = new OutputClip();
+    let stopped = "";
+    const killGroup = (why: string) => {
+      stopped ||= why;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => killGroup(`killed after the ${timeoutMs / 1000} s timeout`), timeoutMs);
+    const onAbort = () => killGroup("cancelled by the user");
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve(`Error: could not start bash: ${error.message}`);
+    });
+    child.on("close", (code, signalName) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      const text = output.toString().trimEnd();
+      const status = stopped ? `[${stopped}]` : signalName ? `[killed by ${signalName}]` : `[exit code ${code}]`;
+      resolve(text ? `${text}\n${status}` : `${status} (no output)`);
+    });
+  });
+}
+
+/** The model's commands never see the API key or anything that looks like a secret. */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const isSecret = (name: string) => name === "OPENAI_API_KEY" || /_(KEY|TOKEN|SECRET|PASSWORD)$/i.test(name);
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecret(name)));
+}

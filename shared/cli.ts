@@ -1,0 +1,168 @@
+// The program around a stage: read the configuration, pick the model, then run one task
+// (a prompt was given) or a conversation (a terminal and no prompt). Every stage uses it unchanged.
+import { appendFileSync, readFileSync, realpathSync } from "node:fs";
+import { EXIT, helpText, readConfig, UsageError, type Config } from "./config.ts";
+import { runLoop, TurnCancelled, type AgentEvent, type Approver, type LoopOptions, type Outcome } from "./loop.ts";
+import type { Message } from "./messages.ts";
+import { ModelError, recording, ScriptedModel, type Model } from "./model.ts";
+import { openAIModel } from "./openai-model.ts";
+import { approver, dim, red, terminalView } from "./terminal.ts";
+import type { Tool } from "./tools.ts";
+import { createWorkspace, type Workspace } from "./workspace.ts";
+import packageJson from "../package.json" with { type: "json" };
+
+export const VERSION = packageJson.version;
+
+/** What a stage program is: its name, and how it starts a conversation. */
+export interface Stage {
+  name: string;
+  summary: string;
+  start(setup: Setup): Conversation;
+}
+
+/** What a stage gets to build a conversation with. */
+export interface Setup {
+  workspace: Workspace;
+  model: Model;
+  approve: Approver;
+  onEvent: (event: AgentEvent) => void;
+}
+
+/** One conversation of a stage: the system prompt and tools, and the stage's hooks into the loop. */
+export interface Conversation {
+  systemPrompt: string;
+  tools: Tool[];
+  /** Messages that go with the user's first message (stage2's planning reminder). */
+  firstTurn?: (prompt: string) => Message[];
+  afterRound?: LoopOptions["afterRound"];
+}
+
+export interface TaskOptions {
+  cwd: string;
+  model: Model;
+  approve: Approver;
+  maxSteps: number;
+  onEvent?: (event: AgentEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** A conversation in progress: the message list, and how to take one more user turn. */
+export class Session {
+  readonly messages: Message[] = [];
+  private readonly conversation: Conversation;
+
+  constructor(stage: Stage, private readonly options: TaskOptions) {
+    const onEvent = options.onEvent ?? (() => {});
+    this.conversation = stage.start({ workspace: createWorkspace(options.cwd), model: options.model, approve: options.approve, onEvent });
+    this.add({ role: "system", content: this.conversation.systemPrompt });
+  }
+
+  private add(message: Message): void {
+    this.messages.push(message);
+    this.options.onEvent?.({ type: "message", message });
+  }
+
+  async turn(prompt: string, signal = this.options.signal): Promise<Outcome> {
+    const first = this.messages.length === 1;
+    this.add({ role: "user", content: prompt });
+    if (first) for (const extra of this.conversation.firstTurn?.(prompt) ?? []) this.add(extra);
+    return runLoop(this.messages, {
+      model: this.options.model,
+      tools: this.conversation.tools,
+      maxSteps: this.options.maxSteps,
+      approve: this.options.approve,
+      onEvent: this.options.onEvent,
+      afterRound: this.conversation.afterRound,
+      signal,
+    });
+  }
+}
+
+/** True when the module with this import.meta is the program being run, not an import. */
+export function isProgram(meta: ImportMeta): boolean {
+  if (meta.main !== undefined) return meta.main;
+  try {
+    return meta.filename !== undefined && realpathSync(process.argv[1] ?? "") === meta.filename;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs a stage as a command-line program and exits with the kit's exit codes. */
+export async function main(stage: Stage, argv = process.argv.slice(2)): Promise<never> {
+  let config: Config | undefined;
+  try {
+    config = readConfig(argv, process.env);
+    if (config.help) return exit(EXIT.answered, process.stdout, helpText(stage.name, stage.summary));
+    if (config.version) return exit(EXIT.answered, process.stdout, `${stage.name} ${VERSION}\n`);
+    const prompt = config.prompt ?? (process.stdin.isTTY ? undefined : readFileSync(0, "utf8").trim());
+    if (prompt === "") throw new UsageError("the prompt on stdin is empty");
+    if (prompt === undefined) {
+      const { runRepl } = await import("./repl.ts");
+      return exit(await runRepl(stage, config, makeModel(config)));
+    }
+    return exit(await runOnce(stage, config, prompt));
+  } catch (error) {
+    return exit(exitCodeOf(error), process.stderr, describeFailure(stage.name, error, config?.debug ?? false));
+  }
+}
+
+async function runOnce(stage: Stage, config: Config, prompt: string): Promise<number> {
+  let deniedUnasked = false;
+  const canAsk = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const show = terminalView({ streamText: false });
+  const session = new Session(stage, {
+    cwd: config.cwd,
+    model: makeModel(config),
+    approve: approver(config.approval, canAsk, () => (deniedUnasked = true)),
+    maxSteps: config.maxSteps,
+    onEvent: withTranscript(config.transcript, show),
+  });
+  const outcome = await session.turn(prompt);
+  if (outcome.kind === "step_limit") {
+    process.stderr.write(red(`${stage.name}: stopped after ${outcome.steps} steps without an answer (raise --max-steps)`) + "\n");
+    return EXIT.noAnswer;
+  }
+  process.stdout.write(outcome.text.trimEnd() + "\n");
+  if (deniedUnasked) {
+    process.stderr.write(dim(`${stage.name}: some risky tool calls were denied (no terminal to ask); rerun with --yes to allow them`) + "\n");
+    return EXIT.noAnswer;
+  }
+  return EXIT.answered;
+}
+
+export function makeModel(config: Config): Model {
+  const model = config.mock !== undefined
+    ? ScriptedModel.fromFile(config.mock)
+    : openAIModel({ model: config.model, apiKey: config.apiKey, baseURL: config.baseURL });
+  return config.record !== undefined ? recording(model, config.record) : model;
+}
+
+/** Adds the transcript file as a second listener: every message, one JSON line, appended as it happens. */
+export function withTranscript(path: string | undefined, listener: (event: AgentEvent) => void) {
+  if (path === undefined) return listener;
+  return (event: AgentEvent) => {
+    if (event.type === "message") appendFileSync(path, JSON.stringify(event.message) + "\n");
+    listener(event);
+  };
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof ModelError) return EXIT.modelError;
+  if (error instanceof TurnCancelled) return EXIT.interrupted;
+  return EXIT.modelError;
+}
+
+function describeFailure(program: string, error: unknown, debug: boolean): string {
+  if (debug && error instanceof Error && error.stack) return `${error.stack}\n`;
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = error instanceof UsageError ? ` (see ${program} --help)` : "";
+  const known = error instanceof UsageError || error instanceof ModelError || error instanceof TurnCancelled;
+  return red(`${program}: ${known ? "" : "unexpected error: "}${message}${hint}`) + "\n";
+}
+
+function exit(code: number, stream?: NodeJS.WriteStream, text?: string): never {
+  if (stream && text) stream.write(text); // stdout and stderr are synchronous for files, pipes and terminals on Linux
+  process.exit(code);
+}

@@ -1,0 +1,64 @@
+// A tool is a table row: name, description, a zod schema for its arguments, whether it is
+// risky (needs the user's approval), and the function that runs it. The zod schema is the one
+// definition of the arguments: the JSON schema the model sees and the validation both come from it.
+import { z } from "zod";
+import type { ToolCall } from "./messages.ts";
+import type { ToolSpec } from "./model.ts";
+
+export interface ToolContext {
+  /** Aborted when the user cancels the turn; long-running tools stop on it. */
+  signal: AbortSignal;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: Schema;
+  risky: boolean;
+  run(args: z.infer<Schema>, context: ToolContext): Promise<string>;
+}
+
+/** Keeps the argument type of `run` tied to the schema. */
+export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): Tool {
+  return tool as unknown as Tool;
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  const { $schema: _, ...parameters } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>;
+  return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+}
+
+/** What the model asked for, checked: either a tool with valid arguments, or the reason it cannot run. */
+export type CheckedCall =
+  | { ok: true; tool: Tool; args: Record<string, unknown> }
+  | { ok: false; error: string };
+
+export function checkCall(call: ToolCall, tools: readonly Tool[]): CheckedCall {
+  const name = call.function.name;
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    return { ok: false, error: `Error: there is no tool named "${name}". Available tools: ${tools.map((t) => t.name).join(", ")}.` };
+  }
+  let raw: unknown;
+  try {
+    raw = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
+  } catch {
+    const start = call.function.arguments.slice(0, 120);
+    return { ok: false, error: `Error: the arguments for ${name} are not valid JSON: ${start}. Send one JSON object.` };
+  }
+  const parsed = tool.schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+    return { ok: false, error: `Error: invalid arguments for ${name}: ${problems.join("; ")}.` };
+  }
+  return { ok: true, tool, args: parsed.data as Record<string, unknown> };
+}
+
+/** Runs a checked tool; a tool that throws becomes an error result, never a crash of the loop. */
+export async function runTool(tool: Tool, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  try {
+    return await tool.run(args, context);
+  } catch (error) {
+    return `Error: ${tool.name} failed: ${(error as Error).message ?? String(error)}`;
+  }
+}
