@@ -6,7 +6,8 @@ import { runLoop, TurnCancelled, type AgentEvent, type Approver, type LoopOption
 import type { Message } from "./messages.ts";
 import { ModelError, recording, ScriptedModel, type Model } from "./model.ts";
 import { openAIModel } from "./openai-model.ts";
-import { approver, dim, red, terminalView } from "./terminal.ts";
+import { prepareDemo } from "./demo.ts";
+import { approver, bold, dim, red, terminalView } from "./terminal.ts";
 import type { Tool } from "./tools.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
 import packageJson from "../package.json" with { type: "json" };
@@ -95,6 +96,7 @@ export async function main(stage: Stage, argv = process.argv.slice(2)): Promise<
     config = readConfig(argv, process.env);
     if (config.help) return exit(EXIT.answered, process.stdout, helpText(stage.name, stage.summary));
     if (config.version) return exit(EXIT.answered, process.stdout, `${stage.name} ${VERSION}\n`);
+    if (config.demo) return exit(await runDemo(stage, config));
     const prompt = config.prompt ?? (process.stdin.isTTY ? undefined : readFileSync(0, "utf8").trim());
     if (prompt === "") throw new UsageError("the prompt on stdin is empty");
     if (prompt === undefined) {
@@ -107,13 +109,21 @@ export async function main(stage: Stage, argv = process.argv.slice(2)): Promise<
   }
 }
 
-async function runOnce(stage: Stage, config: Config, prompt: string): Promise<number> {
+/** Replays the recorded demo in a temp copy of the example workspace; nothing there is the user's, so no approvals. */
+async function runDemo(stage: Stage, config: Config): Promise<number> {
+  const demo = prepareDemo(stage.name);
+  process.stderr.write(dim(`${stage.name} demo: replaying a recorded session in ${demo.cwd} (no model, no network)`) + "\n");
+  process.stderr.write(`${bold("task:")} ${demo.prompt}\n`);
+  return runOnce(stage, { ...config, cwd: demo.cwd, approval: "auto" }, demo.prompt, demo.model);
+}
+
+async function runOnce(stage: Stage, config: Config, prompt: string, model = makeModel(config)): Promise<number> {
   let deniedUnasked = false;
   const canAsk = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const show = terminalView({ streamText: false });
   const session = new Session(stage, {
     cwd: config.cwd,
-    model: makeModel(config),
+    model,
     approve: approver(config.approval, canAsk, () => (deniedUnasked = true)),
     maxSteps: config.maxSteps,
     onEvent: withTranscript(config.transcript, show),

@@ -17,6 +17,7 @@ export interface Config {
   approval: ApprovalMode;
   maxSteps: number;
   mock?: string;
+  demo: boolean;
   record?: string;
   transcript?: string;
   model: string;
@@ -39,6 +40,7 @@ const options = {
   yes: { type: "boolean", short: "y" },
   "max-steps": { type: "string" },
   mock: { type: "string" },
+  demo: { type: "boolean" },
   record: { type: "string" },
   transcript: { type: "string" },
   debug: { type: "boolean" },
@@ -61,6 +63,7 @@ Options:
   -y, --yes              same as --approval auto
       --max-steps N      model requests per task before stopping (default ${DEFAULT_MAX_STEPS})
       --mock FILE        replay the assistant messages of FILE instead of calling a model (no key needed)
+      --demo             replay this stage's recorded demo on a fresh copy of the example workspace
       --record FILE      write the model's replies to FILE, ready for --mock
       --transcript FILE  append every message to FILE as one JSON line
       --debug            show stack traces of errors
@@ -78,7 +81,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(((error as Error).message.split(". ")[0] ?? "bad arguments").replace(/\.$/, ""));
+    // node's messages run to several sentences and lines; the first says what is wrong.
+    const first = (error as Error).message.split("\n")[0].split(". ")[0];
+    throw new UsageError(first.replace(/\.$/, ""));
   }
   const { values, positionals } = parsed;
 
@@ -99,7 +104,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   const baseURL = (values["base-url"] ?? env.OPENAI_BASE_URL ?? OPENAI_URL).replace(/\/+$/, "");
   const model = values.model ?? env.AGENT_MODEL ?? (baseURL === OPENAI_URL ? DEFAULT_OPENAI_MODEL : "");
   const apiKey = env.OPENAI_API_KEY ?? (isLocal(baseURL) ? "not-needed" : "");
-  const needsModel = values.mock === undefined && !values.help && !values.version;
+  const needsModel = values.mock === undefined && !values.demo && !values.help && !values.version;
   if (needsModel && !apiKey) {
     throw new UsageError(
       `no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider), or replay a recording with --mock FILE`,
@@ -113,9 +118,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     approval: approval as ApprovalMode,
     maxSteps,
     mock: values.mock,
+    demo: values.demo ?? false,
     record: values.record,
     transcript: values.transcript,
-    model: values.mock !== undefined ? "scripted" : model,
+    model: values.mock !== undefined || values.demo ? "scripted" : model,
     baseURL,
     apiKey,
     debug: values.debug ?? false,

