@@ -7,7 +7,7 @@ import type { Message } from "./messages.ts";
 import { ModelError, recording, ScriptedModel, type Model } from "./model.ts";
 import { openAIModel } from "./openai-model.ts";
 import { prepareDemo } from "./demo.ts";
-import { approver, bold, dim, red, terminalView } from "./terminal.ts";
+import { approver, bold, dim, plural, red, terminalView } from "./terminal.ts";
 import type { Tool } from "./tools.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
 import packageJson from "../package.json" with { type: "json" };
@@ -130,7 +130,7 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
   });
   const outcome = await session.turn(prompt);
   if (outcome.kind === "step_limit") {
-    process.stderr.write(red(`${stage.name}: stopped after ${outcome.steps} steps without an answer (raise --max-steps)`) + "\n");
+    process.stderr.write(red(`${stage.name}: stopped after ${plural(outcome.steps, "step")} without an answer (raise --max-steps)`) + "\n");
     return EXIT.noAnswer;
   }
   process.stdout.write(outcome.text.trimEnd() + "\n");

@@ -5,7 +5,7 @@ import { EXIT, type Config } from "./config.ts";
 import { Session, withTranscript, type Stage } from "./cli.ts";
 import { TurnCancelled } from "./loop.ts";
 import type { Model } from "./model.ts";
-import { approver, dim, terminalView } from "./terminal.ts";
+import { approver, dim, plural, terminalView } from "./terminal.ts";
 
 const HELP = `/help   this help
 /clear  start a new conversation
@@ -41,8 +41,8 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
     try {
       const outcome = await session.turn(prompt);
       process.stdout.write("\n");
-      if (outcome.kind === "step_limit") log.warn(`stopped after ${outcome.steps} steps without an answer`);
-      else log.message(dim(`${outcome.steps} steps`));
+      if (outcome.kind === "step_limit") log.warn(`stopped after ${plural(outcome.steps, "step")} without an answer`);
+      else log.message(dim(plural(outcome.steps, "step")));
     } catch (error) {
       if (!(error instanceof TurnCancelled)) throw error;
       log.warn("cancelled");

@@ -14,6 +14,9 @@ export const red = paint("31");
 export const green = paint("32");
 export const cyan = paint("36");
 
+/** "1 step", "3 steps". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /** The one argument that says what a call does: the command, the path, the description... */
 export function keyArgument(call: ToolCall): string {
   let args: Record<string, unknown> = {};
@@ -64,7 +67,7 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       case "tool_result": {
         const lines = event.result.trimEnd().split("\n");
         const preview = lines.slice(0, 3).map((line) => oneLine(line, 120));
-        if (lines.length > 3) preview.push(`… ${lines.length - 3} more line${lines.length === 4 ? "" : "s"}`);
+        if (lines.length > 3) preview.push(`… ${plural(lines.length - 3, "more line")}`);
         out.write(preview.map((line, i) => dim(`${i === 0 ? "  ⎿ " : "    "}${line}`, out)).join("\n") + "\n");
         break;
       }

@@ -59,7 +59,7 @@ describe("exit codes", () => {
   test("1 at the step limit", async () => {
     const run = await runStage("stage0", ["-y", "--max-steps", "1", "-C", dir(), "--mock", script(bashCall("a", "true")), "go"], {});
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("stopped after 1 steps without an answer (raise --max-steps)");
+    expect(run.stderr).toContain("stopped after 1 step without an answer (raise --max-steps)");
   });
 
   test("1 when a risky call was denied because there is no terminal to ask", async () => {
