@@ -8,7 +8,7 @@ STAGES := $(sort $(basename $(notdir $(wildcard stages/stage*.ts))))
 STAGE ?= $(patsubst stage%,%,$(lastword $(STAGES)))
 INSTALLED := node_modules/.installed
 
-.PHONY: install test typecheck build demo diff smoke clean
+.PHONY: install test typecheck build demo diff smoke sync clean
 
 install: $(INSTALLED)
 
@@ -44,3 +44,7 @@ smoke: $(INSTALLED)
 
 clean:
 	rm -rf dist
+
+# Copies each component region from the stage that introduces it into the later stages.
+sync: $(INSTALLED)
+	tsx scripts/sync-stages.ts

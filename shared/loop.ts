@@ -11,7 +11,11 @@ export type AgentEvent =
   | { type: "message"; message: Message }
   | { type: "tool_call"; call: ToolCall }
   | { type: "tool_result"; call: ToolCall; result: string }
-  | { type: "usage"; usage: Usage };
+  | { type: "usage"; usage: Usage }
+  // Reported by stage components, not by the loop: the plan changed (stage2).
+  | { type: "plan"; items: readonly PlanItem[] };
+
+export interface PlanItem { content: string; status: "pending" | "in_progress" | "completed"; activeForm: string }
 
 export type Approval = { allow: true } | { allow: false; reason: string };
 

@@ -2,7 +2,7 @@
 // risky tool calls. Progress goes to stderr, so stdout carries only the answer.
 import type { Writable } from "node:stream";
 import type { ApprovalMode } from "./config.ts";
-import type { AgentEvent, Approval, Approver } from "./loop.ts";
+import type { AgentEvent, Approval, Approver, PlanItem } from "./loop.ts";
 import type { ToolCall } from "./messages.ts";
 
 const useColor = (stream: Writable) => !process.env.NO_COLOR && (stream as { isTTY?: boolean }).isTTY === true;
@@ -25,6 +25,7 @@ export function keyArgument(call: ToolCall): string {
   } catch {
     return oneLine(call.function.arguments, 80);
   }
+  if (Array.isArray(args.items)) return plural(args.items.length, "item");
   const key = ["command", "path", "description", "skill"].find((name) => typeof args[name] === "string");
   return oneLine(key ? String(args[key]) : JSON.stringify(args), 100);
 }
@@ -64,7 +65,11 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
         endLine();
         out.write(`${cyan("●", out)} ${bold(event.call.function.name, out)} ${keyArgument(event.call)}\n`);
         break;
+      case "plan":
+        out.write(renderPlan(event.items, out));
+        break;
       case "tool_result": {
+        if (event.call.function.name === "TodoWrite" && !event.result.startsWith("Error")) break; // the plan was shown
         const lines = event.result.trimEnd().split("\n");
         const preview = lines.slice(0, 3).map((line) => oneLine(line, 120));
         if (lines.length > 3) preview.push(`… ${plural(lines.length - 3, "more line")}`);
@@ -73,6 +78,17 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       }
     }
   };
+}
+
+/** The plan as the user sees it: done items dimmed, the one in progress set off. */
+export function renderPlan(items: readonly PlanItem[], out: Writable = process.stderr): string {
+  const done = items.filter((item) => item.status === "completed").length;
+  const lines = items.map((item) => {
+    if (item.status === "completed") return dim(`    ✔ ${item.content}`, out);
+    if (item.status === "in_progress") return bold(cyan(`    ▶ ${item.activeForm}`, out), out);
+    return `    ○ ${item.content}`;
+  });
+  return `${dim(`  plan (${done}/${items.length} done)`, out)}\n${lines.join("\n")}\n`;
 }
 
 /**

@@ -44,14 +44,23 @@ export function checkCall(call: ToolCall, tools: readonly Tool[]): CheckedCall {
     raw = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
   } catch {
     const start = call.function.arguments.slice(0, 120);
-    return { ok: false, error: `Error: the arguments for ${name} are not valid JSON: ${start}. Send one JSON object.` };
+    return { ok: false, error: `Error: the arguments for ${name} are not valid JSON: ${start}. The call did nothing; send one JSON object.` };
   }
   const parsed = tool.schema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
-    return { ok: false, error: `Error: invalid arguments for ${name}: ${problems.join("; ")}.` };
+    const problems = parsed.error.issues.map((issue) => `${pathText(issue.path) || "arguments"}: ${issueText(issue.message)}`);
+    return { ok: false, error: `Error: invalid arguments for ${name}: ${problems.join("; ")}. The call did nothing.` };
   }
   return { ok: true, tool, args: parsed.data as Record<string, unknown> };
+}
+
+/** ["items", 2, "activeForm"] -> "items[2].activeForm" */
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)).join("");
+}
+
+function issueText(message: string): string {
+  return message.replace(/^Invalid input: expected (\w+), received undefined$/, "missing (expected $1)");
 }
 
 /** Runs a checked tool; a tool that throws becomes an error result, never a crash of the loop. */

@@ -25,12 +25,14 @@ function systemPrompt(): string {
 export const stage: Stage = {
   name: "stage0",
   summary: "the agent loop with a single bash tool",
-  start: ({ workspace }) => ({
-    systemPrompt: systemPrompt(),
-    tools: [
-      bashTool(workspace.root),
-    ],
-  }),
+  start({ workspace }) {
+    return {
+      systemPrompt: systemPrompt(),
+      tools: [
+        bashTool(workspace.root),
+      ],
+    };
+  },
 };
 
 if (isProgram(import.meta)) main(stage);

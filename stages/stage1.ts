@@ -73,15 +73,17 @@ function systemPrompt(root: string): string {
 export const stage: Stage = {
   name: "stage1",
   summary: "real tools (bash, read_file, write_file, edit_file) in a workspace",
-  start: ({ workspace }) => ({
-    systemPrompt: systemPrompt(workspace.root),
-    tools: [
-      bashTool(workspace.root),
-      readFileTool(workspace),
-      writeFileTool(workspace),
-      editFileTool(workspace),
-    ],
-  }),
+  start({ workspace }) {
+    return {
+      systemPrompt: systemPrompt(workspace.root),
+      tools: [
+        bashTool(workspace.root),
+        readFileTool(workspace),
+        writeFileTool(workspace),
+        editFileTool(workspace),
+      ],
+    };
+  },
 };
 
 if (isProgram(import.meta)) main(stage);

@@ -3,18 +3,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { Session, type Stage } from "../shared/cli.ts";
+import { Session } from "../shared/cli.ts";
 import { prepareDemo } from "../shared/demo.ts";
 import { parseMessageLines } from "../shared/messages.ts";
 import { approver } from "../shared/terminal.ts";
-import { normalize, prefixProblem } from "./golden.ts";
-import { stage as stage0 } from "../stages/stage0.ts";
-import { stage as stage1 } from "../stages/stage1.ts";
+import { loadStages, normalize, prefixProblem } from "./golden.ts";
 
-export const DEMO_STAGES: Stage[] = [stage0, stage1];
+const stages = await loadStages();
 
 describe("recorded demos", () => {
-  for (const stage of DEMO_STAGES) {
+  for (const stage of stages) {
     test(`${stage.name} replays its demo to the end`, async () => {
       const file = join(import.meta.dirname, "..", "docs", "demo", `${stage.name}.jsonl`);
       const demo = prepareDemo(stage.name);

@@ -1,10 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { messageOrderProblem } from "../shared/messages.ts";
-import { listCases, prefixProblem, runCase } from "./golden.ts";
-import { stage as stage0 } from "../stages/stage0.ts";
-import { stage as stage1 } from "../stages/stage1.ts";
+import { listCases, loadStages, prefixProblem, runCase } from "./golden.ts";
 
-const stages = [stage0, stage1];
+const stages = await loadStages();
 
 for (const stage of stages) {
   describe(`${stage.name} golden transcripts`, () => {

@@ -11,8 +11,14 @@ import { TurnCancelled, type Outcome } from "../shared/loop.ts";
 import { parseMessageLines, type AssistantMessage, type Message } from "../shared/messages.ts";
 import { ModelError, ScriptedModel } from "../shared/model.ts";
 import { approver } from "../shared/terminal.ts";
+import { stageNames } from "../scripts/regions.ts";
 
 export const GOLDEN_ROOT = join(import.meta.dirname, "golden");
+
+/** Every stage program of the ladder, imported (not run). */
+export async function loadStages(): Promise<Stage[]> {
+  return Promise.all(stageNames().map(async (name) => (await import(`../stages/${name}.ts`)).stage as Stage));
+}
 
 export interface CaseSpec {
   /** The user's task. */

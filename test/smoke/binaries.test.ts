@@ -5,10 +5,11 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { stageNames } from "../../scripts/regions.ts";
 import { startFakeProvider, type FakeProvider } from "../fake-provider.ts";
 
 const DIST = join(import.meta.dirname, "..", "..", "dist");
-const STAGES = ["stage0", "stage1"];
+const STAGES = stageNames();
 const away = mkdtempSync(join(tmpdir(), "binaries-"));
 
 beforeAll(() => {
