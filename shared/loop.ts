@@ -12,8 +12,9 @@ export type AgentEvent =
   | { type: "tool_call"; call: ToolCall }
   | { type: "tool_result"; call: ToolCall; result: string }
   | { type: "usage"; usage: Usage }
-  // Reported by stage components, not by the loop: the plan changed (stage2).
-  | { type: "plan"; items: readonly PlanItem[] };
+  // Reported by stage components, not by the loop: the plan changed (stage2), a subagent's progress (stage3).
+  | { type: "plan"; items: readonly PlanItem[] }
+  | { type: "subagent"; agent: string; description: string; phase: "start" | "step" | "end"; tools: number; elapsedMs: number; result?: string };
 
 export interface PlanItem { content: string; status: "pending" | "in_progress" | "completed"; activeForm: string }
 

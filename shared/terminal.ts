@@ -68,6 +68,9 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       case "plan":
         out.write(renderPlan(event.items, out));
         break;
+      case "subagent":
+        showSubagent(event, out);
+        break;
       case "tool_result": {
         if (event.call.function.name === "TodoWrite" && !event.result.startsWith("Error")) break; // the plan was shown
         const lines = event.result.trimEnd().split("\n");
@@ -78,6 +81,33 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       }
     }
   };
+}
+
+type SubagentEvent = Extract<AgentEvent, { type: "subagent" }>;
+
+/** A live line on a terminal is rewritten in place; a prompt must end it first. */
+let liveLine = false;
+
+export function endLiveLine(out: Writable = process.stderr): void {
+  if (liveLine) out.write("\n");
+  liveLine = false;
+}
+
+/** One line per subagent: `[explore] find auth code ... 5 tools, 3.2s`, rewritten as it works. */
+function showSubagent(event: SubagentEvent, out: Writable): void {
+  const tty = (out as { isTTY?: boolean }).isTTY === true;
+  const figures = `${plural(event.tools, "tool")}, ${(event.elapsedMs / 1000).toFixed(1)}s`;
+  const head = `  ${cyan(`[${event.agent}]`, out)} ${event.description}`;
+  if (event.phase === "end") {
+    const line = `${head}: ${event.result ?? "done"} ${dim(`(${figures})`, out)}`;
+    out.write(tty && liveLine ? `\r\x1b[2K${line}\n` : `${line}\n`);
+    liveLine = false;
+  } else if (tty) {
+    out.write(`\r\x1b[2K${head} ${dim(`... ${figures}`, out)}`);
+    liveLine = true;
+  } else if (event.phase === "start") {
+    out.write(`${head} ...\n`);
+  }
 }
 
 /** The plan as the user sees it: done items dimmed, the one in progress set off. */
@@ -112,6 +142,7 @@ export function approver(mode: ApprovalMode, canAsk: boolean, onDeniedUnasked: (
 
 async function askUser(call: ToolCall): Promise<Approval> {
   const { select, isCancel } = await import("@clack/prompts");
+  endLiveLine();
   const answer = await select({
     message: `Allow ${call.function.name}: ${keyArgument(call)}?`,
     options: [

@@ -9,7 +9,7 @@ import { Session, type Stage } from "../shared/cli.ts";
 import type { ApprovalMode } from "../shared/config.ts";
 import { TurnCancelled, type Outcome } from "../shared/loop.ts";
 import { parseMessageLines, type AssistantMessage, type Message } from "../shared/messages.ts";
-import { ModelError, ScriptedModel } from "../shared/model.ts";
+import { ModelError, ScriptedModel, type Model } from "../shared/model.ts";
 import { approver } from "../shared/terminal.ts";
 import { stageNames } from "../scripts/regions.ts";
 
@@ -29,6 +29,10 @@ export interface CaseSpec {
   setup?: string;
   /** How the run ends: "answered" (default), "step_limit", or "model_error". */
   outcome?: Outcome["kind"] | "model_error";
+  /** Model requests (1-based, counting subagents' too) that fail as a provider error would. */
+  failRequests?: number[];
+  /** The run must leave every file of the workspace as it found it. */
+  workspaceUnchanged?: boolean;
 }
 
 export interface CaseRun {
@@ -56,9 +60,10 @@ export async function runCase(stage: Stage, caseName: string): Promise<CaseRun> 
     throw new Error(`${caseName}/script.jsonl:${line} is not JSON`);
   });
   const model = new ScriptedModel(script.filter((m): m is AssistantMessage => m.role === "assistant"));
+  const before = snapshot(workspace);
   const session = new Session(stage, {
     cwd: workspace,
-    model,
+    model: failing(model, spec.failRequests ?? []),
     approve: approver(spec.approval ?? "auto", false, () => {}),
     maxSteps: spec.maxSteps ?? 20,
   });
@@ -79,7 +84,32 @@ export async function runCase(stage: Stage, caseName: string): Promise<CaseRun> 
         throw new Error(`${caseName}/expected.jsonl:${line} is not JSON`);
       })
     : undefined;
+  if (spec.workspaceUnchanged && JSON.stringify(snapshot(workspace)) !== JSON.stringify(before)) {
+    throw new Error(`${caseName}: the workspace changed, but the case says it must not`);
+  }
   return { spec, messages, expected, requests: model.requests, outcome, workspace };
+}
+
+/** The scripted model, but the chosen requests fail the way a provider error does (nothing is consumed). */
+function failing(model: ScriptedModel, failRequests: number[]): Model {
+  let count = 0;
+  return {
+    name: model.name,
+    async complete(request) {
+      count++;
+      if (failRequests.includes(count)) throw new ModelError("the provider at http://127.0.0.1/v1 answered HTTP 500: scripted failure");
+      return model.complete(request);
+    },
+  };
+}
+
+/** Every file below `folder` with its content, to compare before and after a run. */
+function snapshot(folder: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), "utf8");
+  }
+  return files;
 }
 
 /** Replaces what differs between machines and days: the temp workspace path, the date, the platform. */
@@ -91,14 +121,22 @@ export function normalize(messages: readonly Message[], workspace: string): Mess
   return JSON.parse(text);
 }
 
-/** Every request must start with the previous request's messages, unchanged (prompt caches stay warm). */
+/**
+ * Every request must start with the previous request of the same conversation, unchanged, so
+ * prompt caches stay warm. A subagent's requests are a conversation of their own (its own
+ * system prompt and job), told apart by those first two messages.
+ */
 export function prefixProblem(requests: CaseRun["requests"]): string | null {
-  for (let i = 1; i < requests.length; i++) {
-    const before = requests[i - 1].messages;
-    const now = requests[i].messages;
-    if (now.length < before.length) return `request ${i + 1} has fewer messages than request ${i}`;
+  const last = new Map<string, number>();
+  for (const [i, { messages }] of requests.entries()) {
+    const key = JSON.stringify(messages.slice(0, 2));
+    const previous = last.get(key);
+    last.set(key, i);
+    if (previous === undefined) continue;
+    const before = requests[previous].messages;
+    if (messages.length < before.length) return `request ${i + 1} has fewer messages than request ${previous + 1}`;
     for (let j = 0; j < before.length; j++) {
-      if (JSON.stringify(now[j]) !== JSON.stringify(before[j])) return `request ${i + 1} changed message ${j} of request ${i}`;
+      if (JSON.stringify(messages[j]) !== JSON.stringify(before[j])) return `request ${i + 1} changed message ${j} of request ${previous + 1}`;
     }
   }
   return null;
