@@ -24,6 +24,8 @@ export interface Stage {
 /** What a stage gets to build a conversation with. */
 export interface Setup {
   workspace: Workspace;
+  /** Folders of skills given with --skills (stage4 reads them). */
+  skillFolders: string[];
   model: Model;
   approve: Approver;
   onEvent: (event: AgentEvent) => void;
@@ -43,6 +45,7 @@ export interface TaskOptions {
   model: Model;
   approve: Approver;
   maxSteps: number;
+  skillFolders?: string[];
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
 }
@@ -54,7 +57,13 @@ export class Session {
 
   constructor(stage: Stage, private readonly options: TaskOptions) {
     const onEvent = options.onEvent ?? (() => {});
-    this.conversation = stage.start({ workspace: createWorkspace(options.cwd), model: options.model, approve: options.approve, onEvent });
+    this.conversation = stage.start({
+      workspace: createWorkspace(options.cwd),
+      skillFolders: options.skillFolders ?? [],
+      model: options.model,
+      approve: options.approve,
+      onEvent,
+    });
     this.add({ role: "system", content: this.conversation.systemPrompt });
   }
 
@@ -126,6 +135,7 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
     model,
     approve: approver(config.approval, canAsk, () => (deniedUnasked = true)),
     maxSteps: config.maxSteps,
+    skillFolders: config.skills,
     onEvent: withTranscript(config.transcript, show),
   });
   const outcome = await session.turn(prompt);

@@ -20,6 +20,7 @@ export interface Config {
   demo: boolean;
   record?: string;
   transcript?: string;
+  skills: string[];
   model: string;
   baseURL: string;
   apiKey: string;
@@ -43,6 +44,7 @@ const options = {
   demo: { type: "boolean" },
   record: { type: "string" },
   transcript: { type: "string" },
+  skills: { type: "string", multiple: true },
   debug: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
@@ -66,6 +68,7 @@ Options:
       --demo             replay this stage's recorded demo on a fresh copy of the example workspace
       --record FILE      write the model's replies to FILE, ready for --mock
       --transcript FILE  append every message to FILE as one JSON line
+      --skills DIR       (stage4) another folder of skills, beside skills/ and .agents/skills/ of the workspace
       --debug            show stack traces of errors
   -h, --help             show this help
   -V, --version          show the version
@@ -100,6 +103,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     throw new UsageError(`--max-steps must be a whole number of at least 1, not "${values["max-steps"]}"`);
   }
   if (values.mock !== undefined && !existsSync(values.mock)) throw new UsageError(`--mock ${values.mock}: no such file`);
+  for (const folder of values.skills ?? []) {
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--skills ${folder} is not a folder`);
+  }
 
   const baseURL = (values["base-url"] ?? env.OPENAI_BASE_URL ?? OPENAI_URL).replace(/\/+$/, "");
   const model = values.model ?? env.AGENT_MODEL ?? (baseURL === OPENAI_URL ? DEFAULT_OPENAI_MODEL : "");
@@ -121,6 +127,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     demo: values.demo ?? false,
     record: values.record,
     transcript: values.transcript,
+    skills: values.skills ?? [],
     model: values.mock !== undefined || values.demo ? "scripted" : model,
     baseURL,
     apiKey,

@@ -22,7 +22,7 @@ export function readFileTool(workspace: Workspace): Tool {
     }),
     risky: false,
     async run({ path, offset = 1, limit = READ_LIMIT }) {
-      const bytes = readFileSync(workspace.resolve(path));
+      const bytes = readFileSync(workspace.resolve(path, "read"));
       if (bytes.subarray(0, 8000).includes(0)) {
         return `Error: ${path} is a binary file (${bytes.length} bytes); read_file shows text files only.`;
       }

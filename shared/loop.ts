@@ -12,8 +12,10 @@ export type AgentEvent =
   | { type: "tool_call"; call: ToolCall }
   | { type: "tool_result"; call: ToolCall; result: string }
   | { type: "usage"; usage: Usage }
-  // Reported by stage components, not by the loop: the plan changed (stage2), a subagent's progress (stage3).
+  // Reported by stage components, not by the loop: the plan changed (stage2), a subagent's progress
+  // (stage3), a skill that could not be loaded (stage4).
   | { type: "plan"; items: readonly PlanItem[] }
+  | { type: "warning"; text: string }
   | { type: "subagent"; agent: string; description: string; phase: "start" | "step" | "end"; tools: number; elapsedMs: number; result?: string };
 
 export interface PlanItem { content: string; status: "pending" | "in_progress" | "completed"; activeForm: string }

@@ -34,7 +34,7 @@ export class ModelError extends Error {
 /** Replays assistant messages in order, and remembers every request it was sent (tests read them). */
 export class ScriptedModel implements Model {
   readonly name: string;
-  readonly requests: { messages: Message[]; tools: string[] }[] = [];
+  readonly requests: { messages: Message[]; tools: string[]; specs: ToolSpec[] }[] = [];
   private readonly replies: AssistantMessage[];
 
   constructor(replies: readonly AssistantMessage[], name = "scripted") {
@@ -62,6 +62,7 @@ export class ScriptedModel implements Model {
     this.requests.push({
       messages: structuredClone([...request.messages]),
       tools: request.tools.map((tool) => tool.function.name),
+      specs: structuredClone([...request.tools]),
     });
     const reply = this.replies[this.requests.length - 1];
     if (!reply) {

@@ -19,6 +19,7 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
       model,
       approve: approver(config.approval, true, () => {}),
       maxSteps: config.maxSteps,
+      skillFolders: config.skills,
       onEvent: withTranscript(config.transcript, terminalView({ out: process.stdout, streamText: true })),
     });
   let session = newSession();

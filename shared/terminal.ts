@@ -13,6 +13,7 @@ export const bold = paint("1");
 export const red = paint("31");
 export const green = paint("32");
 export const cyan = paint("36");
+export const yellow = paint("33");
 
 /** "1 step", "3 steps". */
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -70,6 +71,10 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
         break;
       case "subagent":
         showSubagent(event, out);
+        break;
+      case "warning":
+        endLine();
+        out.write(yellow(`warning: ${event.text}`, out) + "\n");
         break;
       case "tool_result": {
         if (event.call.function.name === "TodoWrite" && !event.result.startsWith("Error")) break; // the plan was shown

@@ -11,21 +11,28 @@ export class PathRefused extends Error {
 export interface Workspace {
   /** The workspace folder, as a real path (symlinks resolved). */
   root: string;
-  /** The absolute path for `path`, or a PathRefused error that says why not. */
-  resolve(path: string): string;
+  /** The absolute path for `path`, or a PathRefused error that says why not. Reads may also use the read-only folders. */
+  resolve(path: string, access?: "read" | "write"): string;
+  /** Lets reads (never writes) reach another folder too, e.g. the folder of a loaded skill. */
+  allowReading(folder: string): void;
 }
 
 export function createWorkspace(folder: string): Workspace {
   const root = realpathSync(folder);
+  const readable: string[] = [];
   return {
     root,
-    resolve(path) {
+    resolve(path, access = "write") {
       if (path.trim() === "") throw new PathRefused("the path is empty");
       const absolute = resolve(root, path);
+      const real = () => realPathOfNearestExisting(absolute);
+      if (access === "read" && readable.some((extra) => isInside(extra, absolute) && isInside(extra, real()))) return absolute;
       if (!isInside(root, absolute)) throw new PathRefused(`${path} is outside the workspace ${root}`);
-      const real = realPathOfNearestExisting(absolute);
-      if (!isInside(root, real)) throw new PathRefused(`${path} leads outside the workspace ${root} through a symlink`);
+      if (!isInside(root, real())) throw new PathRefused(`${path} leads outside the workspace ${root} through a symlink`);
       return absolute;
+    },
+    allowReading(folder) {
+      readable.push(realpathSync(folder));
     },
   };
 }

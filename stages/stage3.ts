@@ -211,7 +211,10 @@ and end with a short report of what you changed and how you checked it.`,
   },
 };
 
-function taskTool(setup: Setup): Tool {
+/** What a subagent runs with: the parent's workspace, model, approvals and terminal. */
+type SubagentSetup = Pick<Setup, "workspace" | "model" | "approve" | "onEvent">;
+
+function taskTool(setup: SubagentSetup): Tool {
   const names = Object.keys(AGENT_TYPES) as [string, ...string[]];
   return defineTool({
     name: "Task",
@@ -229,7 +232,7 @@ function taskTool(setup: Setup): Tool {
 }
 
 /** Runs the loop again with fresh messages; reports one line of progress instead of the subagent's output. */
-async function runSubagent(setup: Setup, name: string, description: string, prompt: string, signal: AbortSignal) {
+async function runSubagent(setup: SubagentSetup, name: string, description: string, prompt: string, signal: AbortSignal) {
   const type = AGENT_TYPES[name];
   const started = Date.now();
   let tools = 0;

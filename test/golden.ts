@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session, type Stage } from "../shared/cli.ts";
 import type { ApprovalMode } from "../shared/config.ts";
-import { TurnCancelled, type Outcome } from "../shared/loop.ts";
+import { TurnCancelled, type AgentEvent, type Outcome } from "../shared/loop.ts";
 import { parseMessageLines, type AssistantMessage, type Message } from "../shared/messages.ts";
 import { ModelError, ScriptedModel, type Model } from "../shared/model.ts";
 import { approver } from "../shared/terminal.ts";
@@ -29,6 +29,8 @@ export interface CaseSpec {
   setup?: string;
   /** How the run ends: "answered" (default), "step_limit", or "model_error". */
   outcome?: Outcome["kind"] | "model_error";
+  /** Extra skill folders (--skills), relative to the case folder. */
+  skills?: string[];
   /** Model requests (1-based, counting subagents' too) that fail as a provider error would. */
   failRequests?: number[];
   /** The run must leave every file of the workspace as it found it. */
@@ -42,6 +44,8 @@ export interface CaseRun {
   requests: ScriptedModel["requests"];
   outcome: Outcome["kind"] | "model_error";
   workspace: string;
+  /** What the stage reported besides messages (warnings, plans, subagent progress). */
+  events: AgentEvent[];
 }
 
 export function listCases(stage: string): string[] {
@@ -61,11 +65,16 @@ export async function runCase(stage: Stage, caseName: string): Promise<CaseRun> 
   });
   const model = new ScriptedModel(script.filter((m): m is AssistantMessage => m.role === "assistant"));
   const before = snapshot(workspace);
+  const events: AgentEvent[] = [];
   const session = new Session(stage, {
+    onEvent: (event) => {
+      if (event.type !== "message" && event.type !== "text") events.push(event);
+    },
     cwd: workspace,
     model: failing(model, spec.failRequests ?? []),
     approve: approver(spec.approval ?? "auto", false, () => {}),
     maxSteps: spec.maxSteps ?? 20,
+    skillFolders: (spec.skills ?? []).map((folder) => join(GOLDEN_ROOT, stage.name, caseName, folder)),
   });
 
   let outcome: CaseRun["outcome"];
@@ -87,7 +96,7 @@ export async function runCase(stage: Stage, caseName: string): Promise<CaseRun> 
   if (spec.workspaceUnchanged && JSON.stringify(snapshot(workspace)) !== JSON.stringify(before)) {
     throw new Error(`${caseName}: the workspace changed, but the case says it must not`);
   }
-  return { spec, messages, expected, requests: model.requests, outcome, workspace };
+  return { spec, messages, expected, requests: model.requests, outcome, workspace, events };
 }
 
 /** The scripted model, but the chosen requests fail the way a provider error does (nothing is consumed). */
@@ -116,7 +125,9 @@ function snapshot(folder: string): Record<string, string> {
 export function normalize(messages: readonly Message[], workspace: string): Message[] {
   const text = JSON.stringify(messages)
     .split(workspace).join("<workspace>")
+    .split(GOLDEN_ROOT).join("<golden>")
     .replace(/Date: \d{4}-\d{2}-\d{2}/g, "Date: <date>")
+    .replace(/\/[^"\s]*\/agent-stages-skills-\w+/g, "<kit-skills>")
     .replace(new RegExp(`Platform: ${process.platform}`, "g"), "Platform: <platform>");
   return JSON.parse(text);
 }

@@ -9,7 +9,7 @@ import { createWorkspace } from "../shared/workspace.ts";
 import { stage } from "../stages/stage2.ts";
 
 test("each conversation has its own todo list", async () => {
-  const setup = { workspace: createWorkspace(mkdtempSync(join(tmpdir(), "plan-"))), model: new ScriptedModel([]), approve: async () => ({ allow: true as const }), onEvent: () => {} };
+  const setup = { workspace: createWorkspace(mkdtempSync(join(tmpdir(), "plan-"))), skillFolders: [], model: new ScriptedModel([]), approve: async () => ({ allow: true as const }), onEvent: () => {} };
   const write = async (conversation: ReturnType<typeof stage.start>, items: object[]) => {
     const call = { id: "1", type: "function" as const, function: { name: "TodoWrite", arguments: JSON.stringify({ items }) } };
     const checked = checkCall(call, conversation.tools);

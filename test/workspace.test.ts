@@ -56,4 +56,14 @@ describe("workspace paths", () => {
     symlinkSync(root, link);
     expect(createWorkspace(link).resolve("src/a.ts")).toBe(join(root, "src/a.ts"));
   });
+
+  test("a folder allowed for reading can be read, never written", () => {
+    const { outside, workspace } = setup();
+    writeFileSync(join(outside, "notes.md"), "x");
+    expect(() => workspace.resolve(join(outside, "notes.md"), "read")).toThrow("outside the workspace");
+    workspace.allowReading(outside);
+    expect(workspace.resolve(join(outside, "notes.md"), "read")).toBe(join(outside, "notes.md"));
+    expect(() => workspace.resolve(join(outside, "notes.md"), "write")).toThrow("outside the workspace");
+    expect(() => workspace.resolve(join(outside, "..", "elsewhere.md"), "read")).toThrow("outside the workspace");
+  });
 });

@@ -1,0 +1,2 @@
+def total(items):
+    return sum(i.price for i in items)
