@@ -42,37 +42,44 @@ const HARMLESS_REDIRECTS = ["2>&1", "2>/dev/null", ">/dev/null", "&>/dev/null", 
 export function readOnlyProblem(command: string): string | undefined {
   const tokens = tokenize(command);
   if (typeof tokens === "string") return tokens;
-  const commands: string[][] = [[]];
+  const commands: Token[][] = [[]];
   for (const token of tokens) {
     if (token.kind === "operator") commands.push([]);
     else if (token.kind === "redirect") {
       const readsAFile = /^\d*<[^<>&]/.test(token.text);
       if (!HARMLESS_REDIRECTS.includes(token.text) && !readsAFile) return `the redirection ${token.text} could write a file`;
-    } else commands.at(-1)!.push(token.text);
+    } else commands.at(-1)!.push(token);
   }
   for (const words of commands) {
     if (words.length === 0) continue;
-    const [name, ...args] = words;
+    const [name, ...args] = words.map((word) => word.text);
     if (name.includes("=")) return `setting variables (${name}) before a command is not allowed here`;
     const check = READERS[name.split("/").at(-1)!];
     if (!check || name.includes("/")) return `"${name}" is not one of the read-only commands (${Object.keys(READERS).join(", ")})`;
+    // A wildcard could expand to a file named like a forbidden option (`-delete`): quote it for such commands.
+    if (check !== none && words.slice(1).some((word) => word.glob)) {
+      return `an unquoted wildcard could expand to an option of ${name}; quote the pattern or name the files`;
+    }
     const problem = check(args);
     if (problem) return problem;
   }
   return undefined;
 }
 
-type Token = { kind: "word" | "operator" | "redirect"; text: string };
+/** `glob` marks a word with an unquoted wildcard: the shell expands it after this check. */
+type Token = { kind: "word" | "operator" | "redirect"; text: string; glob?: boolean };
 
 /** Splits a command line into words, operators (| || && ; newline) and redirections, as bash would. */
 function tokenize(command: string): Token[] | string {
   const tokens: Token[] = [];
   let word = "";
   let inWord = false;
+  let glob = false;
   const endWord = () => {
-    if (inWord) tokens.push({ kind: "word", text: word });
+    if (inWord) tokens.push({ kind: "word", text: word, glob });
     word = "";
     inWord = false;
+    glob = false;
   };
   for (let i = 0; i < command.length; i++) {
     const c = command[i];
@@ -128,6 +135,7 @@ function tokenize(command: string): Token[] | string {
     } else {
       word += c;
       inWord = true;
+      glob ||= c === "*" || c === "?" || c === "[";
     }
   }
   endWord();

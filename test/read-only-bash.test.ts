@@ -59,6 +59,8 @@ const refused: [string, string][] = [
   ["bash -c 'ls'", '"bash" is not one of'],
   ["python3 -c 'open(\"x\",\"w\")'", '"python3" is not one of'],
   ["xargs rm < list.txt", '"xargs" is not one of'],
+  ["find . *", "unquoted wildcard could expand to an option of find"],
+  ["sort *.txt", "unquoted wildcard could expand to an option of sort"],
 ];
 
 describe("read-only command check", () => {
