@@ -138,7 +138,7 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
     skillFolders: config.skills,
     onEvent: withTranscript(config.transcript, show),
   });
-  const outcome = await session.turn(prompt);
+  const outcome = await withCtrlC((signal) => session.turn(prompt, signal));
   if (outcome.kind === "step_limit") {
     process.stderr.write(red(`${stage.name}: stopped after ${plural(outcome.steps, "step")} without an answer (raise --max-steps)`) + "\n");
     return EXIT.noAnswer;
@@ -149,6 +149,24 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
     return EXIT.noAnswer;
   }
   return EXIT.answered;
+}
+
+/**
+ * Ctrl-C cancels the running turn: the request is aborted and the tool's process group killed,
+ * so nothing keeps running behind the user's back. A second Ctrl-C leaves at once.
+ */
+export async function withCtrlC<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    controller.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
 }
 
 export function makeModel(config: Config): Model {

@@ -2,7 +2,7 @@
 // with the history kept across turns. /clear starts a new conversation.
 import { intro, isCancel, log, text } from "@clack/prompts";
 import { EXIT, type Config } from "./config.ts";
-import { Session, withTranscript, type Stage } from "./cli.ts";
+import { Session, withCtrlC, withTranscript, type Stage } from "./cli.ts";
 import { TurnCancelled } from "./loop.ts";
 import type { Model } from "./model.ts";
 import { approver, dim, plural, terminalView } from "./terminal.ts";
@@ -40,13 +40,13 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
       continue;
     }
     try {
-      const outcome = await session.turn(prompt);
+      const outcome = await withCtrlC((signal) => session.turn(prompt, signal));
       process.stdout.write("\n");
       if (outcome.kind === "step_limit") log.warn(`stopped after ${plural(outcome.steps, "step")} without an answer`);
       else log.message(dim(plural(outcome.steps, "step")));
     } catch (error) {
       if (!(error instanceof TurnCancelled)) throw error;
-      log.warn("cancelled");
+      log.warn("cancelled: the turn stopped, the conversation goes on");
     }
   }
 }

@@ -125,3 +125,37 @@ describe("message order", () => {
     expect(messageOrderProblem([{ role: "tool", tool_call_id: "z", content: "" }])).toBe("message 0 answers z, but no tool message was due");
   });
 });
+
+describe("Ctrl-C", () => {
+  test("cancels the turn: the command's whole process group is killed, history stays valid, exit 130", async () => {
+    const { spawn } = await import("node:child_process");
+    const { existsSync } = await import("node:fs");
+    const workspace = dir();
+    const transcript = join(workspace, "..", `t-${Date.now()}.jsonl`);
+    const mock = script(bashCall("a", `(sleep 3; touch ${workspace}/child-survived) & sleep 3; touch ${workspace}/survived`), { role: "assistant", content: "never" });
+    const child = spawn(join(import.meta.dirname, "..", "node_modules", ".bin", "tsx"), [
+      join(import.meta.dirname, "..", "stages", "stage0.ts"), "-y", "-C", workspace, "--transcript", transcript, "--mock", mock, "go",
+    ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (stderr.includes("● bash")) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 50);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill("SIGINT");
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain("cancelled by the user");
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(existsSync(join(workspace, "survived"))).toBe(false);
+    expect(existsSync(join(workspace, "child-survived"))).toBe(false);
+    const messages: Message[] = readFileSync(transcript, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(messageOrderProblem(messages)).toBeNull();
+    expect(messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "a", content: expect.stringContaining("cancelled by the user") });
+  }, 15_000);
+});
