@@ -2,6 +2,7 @@
 // that kills the whole group, output kept to a budget, and an environment without secrets.
 import { spawn } from "node:child_process";
 import { z } from "zod";
+import { destructiveReason } from "./destructive.ts";
 import { OutputClip } from "./output.ts";
 import { defineTool, type Tool } from "./tools.ts";
 
@@ -22,6 +23,7 @@ export function bashTool(cwd: string): Tool {
       "The command has no input (no interactive programs) and is killed after its timeout.",
     schema,
     risky: true,
+    refuse: ({ command }) => destructiveReason(command),
     run: ({ command, timeout }, { signal }) =>
       runCommand(command, { cwd, signal, timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000 }),
   });

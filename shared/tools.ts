@@ -15,6 +15,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   description: string;
   schema: Schema;
   risky: boolean;
+  /** A reason to refuse these arguments outright, checked before any approval is asked. */
+  refuse?(args: z.infer<Schema>): string | undefined;
   run(args: z.infer<Schema>, context: ToolContext): Promise<string>;
 }
 
@@ -51,6 +53,8 @@ export function checkCall(call: ToolCall, tools: readonly Tool[]): CheckedCall {
     const problems = parsed.error.issues.map((issue) => `${pathText(issue.path) || "arguments"}: ${issueText(issue.message)}`);
     return { ok: false, error: `Error: invalid arguments for ${name}: ${problems.join("; ")}. The call did nothing.` };
   }
+  const refused = tool.refuse?.(parsed.data);
+  if (refused) return { ok: false, error: `Error: refused: ${refused}. It is never run, whatever the approval mode.` };
   return { ok: true, tool, args: parsed.data as Record<string, unknown> };
 }
 
