@@ -62,7 +62,8 @@ async function streamReply(client: import("openai").OpenAI, model: string, reque
       request.onText?.(delta.content);
     }
     for (const piece of delta.tool_calls ?? []) {
-      const call = (calls[piece.index ?? calls.length - 1] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+      // Some providers leave out `index`; their pieces then belong to the call in progress.
+      const call = (calls[piece.index ?? Math.max(calls.length - 1, 0)] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
       if (piece.id) call.id = piece.id;
       if (piece.function?.name) call.function.name += piece.function.name;
       if (piece.function?.arguments) call.function.arguments += piece.function.arguments;

@@ -13,7 +13,8 @@ export type Turn =
   | { status: number; retryAfter?: number; body?: string }
   | { breakAfterChunks: number; reply: AssistantMessage }
   | { reasoning: string; reply: AssistantMessage }
-  | { noUsage: true; reply: AssistantMessage };
+  | { noUsage: true; reply: AssistantMessage }
+  | { noIndex: true; reply: AssistantMessage };
 
 export interface FakeProvider {
   url: string;
@@ -44,6 +45,8 @@ export async function startFakeProvider(turns: readonly Turn[], options: { repea
       streamReply(res, turn.reply, { reasoning: turn.reasoning });
     } else if ("noUsage" in turn) {
       streamReply(res, turn.reply, { usage: false });
+    } else if ("noIndex" in turn) {
+      streamReply(res, turn.reply, { noIndex: true });
     } else {
       streamReply(res, turn, {});
     }
@@ -73,17 +76,18 @@ function pieces(text: string, size: number): string[] {
   return out;
 }
 
-interface StreamOptions { breakAfter?: number; reasoning?: string; usage?: boolean }
+interface StreamOptions { breakAfter?: number; reasoning?: string; usage?: boolean; noIndex?: boolean }
 
-function streamReply(res: ServerResponse, reply: AssistantMessage, { breakAfter, reasoning, usage = true }: StreamOptions) {
+function streamReply(res: ServerResponse, reply: AssistantMessage, { breakAfter, reasoning, usage = true, noIndex = false }: StreamOptions) {
   const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: "fake" };
   const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }];
   const delta = (d: object) => chunks.push({ ...base, choices: [{ index: 0, delta: d, finish_reason: null }] });
   for (const piece of pieces(reasoning ?? "", 6)) delta({ reasoning_content: piece });
   for (const piece of pieces(reply.content ?? "", 5)) delta({ content: piece });
-  for (const [index, call] of (reply.tool_calls ?? []).entries()) {
-    delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] });
-    for (const piece of pieces(call.function.arguments, 7)) delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+  for (const [i, call] of (reply.tool_calls ?? []).entries()) {
+    const index = noIndex ? {} : { index: i };
+    delta({ tool_calls: [{ ...index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] });
+    for (const piece of pieces(call.function.arguments, 7)) delta({ tool_calls: [{ ...index, function: { arguments: piece } }] });
   }
   const finish = reply.tool_calls?.length ? "tool_calls" : "stop";
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });

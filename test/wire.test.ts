@@ -31,6 +31,13 @@ describe("the OpenAI-compatible model", () => {
     expect(usage).toEqual({ input: 120, output: 30, cached: 100 });
   });
 
+  test("assembles a tool call from a provider that sends no index", async () => {
+    provider = await startFakeProvider([{ noIndex: true, reply: reply(null, call("c1", "read_file", { path: "src/main.ts" })) }]);
+    const model = openAIModel({ model: "fake", apiKey: "x", baseURL: provider.url });
+    const { message } = await model.complete({ messages: [{ role: "user", content: "hi" }], tools: [] });
+    expect(message.tool_calls).toEqual([call("c1", "read_file", { path: "src/main.ts" })]);
+  });
+
   test("ignores reasoning_content and works without usage", async () => {
     provider = await startFakeProvider([
       { reasoning: "Let me think about this carefully.", reply: reply("Answer.") },
