@@ -1,13 +1,16 @@
 // The program around a stage: read the configuration, pick the model, then run one task
 // (a prompt was given) or a conversation (a terminal and no prompt). Every stage uses it unchanged.
-import { appendFileSync, readFileSync, realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { EXIT, helpText, readConfig, UsageError, type Config } from "./config.ts";
 import { runLoop, TurnCancelled, type AgentEvent, type Approver, type LoopOptions, type Outcome } from "./loop.ts";
 import type { Message } from "./messages.ts";
 import { ModelError, recording, ScriptedModel, type Model } from "./model.ts";
 import { openAIModel } from "./openai-model.ts";
 import { prepareDemo } from "./demo.ts";
-import { approver, bold, dim, plural, red, terminalView } from "./terminal.ts";
+import { approver } from "./approval.ts";
+import { bold, dim, plural, red, terminalView, yellow } from "./terminal.ts";
+import { loadTranscript, withTranscript } from "./transcript.ts";
 import type { Tool } from "./tools.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
 import packageJson from "../package.json" with { type: "json" };
@@ -48,14 +51,18 @@ export interface TaskOptions {
   skillFolders?: string[];
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
+  /** Messages of an earlier conversation to go on from (--resume), without its system prompt. */
+  history?: readonly Message[];
 }
 
 /** A conversation in progress: the message list, and how to take one more user turn. */
 export class Session {
   readonly messages: Message[] = [];
   private readonly conversation: Conversation;
+  private readonly options: TaskOptions;
 
-  constructor(stage: Stage, private readonly options: TaskOptions) {
+  constructor(stage: Stage, options: TaskOptions) {
+    this.options = options;
     const onEvent = options.onEvent ?? (() => {});
     this.conversation = stage.start({
       workspace: createWorkspace(options.cwd),
@@ -64,7 +71,13 @@ export class Session {
       approve: options.approve,
       onEvent,
     });
-    this.add({ role: "system", content: this.conversation.systemPrompt });
+    const system: Message = { role: "system", content: this.conversation.systemPrompt };
+    if (options.history === undefined) {
+      this.add(system);
+    } else {
+      this.messages.push(system, ...options.history);
+      options.onEvent?.({ type: "resumed", messages: this.messages });
+    }
   }
 
   private add(message: Message): void {
@@ -129,16 +142,18 @@ async function runDemo(stage: Stage, config: Config): Promise<number> {
 async function runOnce(stage: Stage, config: Config, prompt: string, model = makeModel(config)): Promise<number> {
   let deniedUnasked = false;
   const canAsk = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const show = terminalView({ streamText: false });
+  const view = terminalView({ streamText: false });
   const session = new Session(stage, {
-    cwd: config.cwd,
+    ...sessionOptions(config, view.show),
     model,
     approve: approver(config.approval, canAsk, () => (deniedUnasked = true)),
-    maxSteps: config.maxSteps,
-    skillFolders: config.skills,
-    onEvent: withTranscript(config.transcript, show),
   });
-  const outcome = await withCtrlC((signal) => session.turn(prompt, signal));
+  let outcome;
+  try {
+    outcome = await withCtrlC((signal) => session.turn(prompt, signal));
+  } finally {
+    process.stderr.write(dim(view.endTurn()) + "\n");
+  }
   if (outcome.kind === "step_limit") {
     process.stderr.write(red(`${stage.name}: stopped after ${plural(outcome.steps, "step")} without an answer (raise --max-steps)`) + "\n");
     return EXIT.noAnswer;
@@ -149,6 +164,18 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
     return EXIT.noAnswer;
   }
   return EXIT.answered;
+}
+
+/** What every session of a run shares: the workspace, limits, skills, transcript, and the conversation to resume. */
+export function sessionOptions(config: Config, show: (event: AgentEvent) => void) {
+  const warn = (text: string) => process.stderr.write(yellow(`warning: ${text}`) + "\n");
+  return {
+    cwd: config.cwd,
+    maxSteps: config.maxSteps,
+    skillFolders: config.skills,
+    history: config.resume === undefined ? undefined : loadTranscript(config.resume, warn),
+    onEvent: withTranscript(config.transcript, show, config.resume),
+  };
 }
 
 /**
@@ -174,15 +201,6 @@ export function makeModel(config: Config): Model {
     ? ScriptedModel.fromFile(config.mock)
     : openAIModel({ model: config.model, apiKey: config.apiKey, baseURL: config.baseURL });
   return config.record !== undefined ? recording(model, config.record) : model;
-}
-
-/** Adds the transcript file as a second listener: every message, one JSON line, appended as it happens. */
-export function withTranscript(path: string | undefined, listener: (event: AgentEvent) => void) {
-  if (path === undefined) return listener;
-  return (event: AgentEvent) => {
-    if (event.type === "message") appendFileSync(path, JSON.stringify(event.message) + "\n");
-    listener(event);
-  };
 }
 
 function exitCodeOf(error: unknown): number {

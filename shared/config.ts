@@ -20,6 +20,7 @@ export interface Config {
   demo: boolean;
   record?: string;
   transcript?: string;
+  resume?: string;
   skills: string[];
   model: string;
   baseURL: string;
@@ -44,6 +45,7 @@ const options = {
   demo: { type: "boolean" },
   record: { type: "string" },
   transcript: { type: "string" },
+  resume: { type: "string" },
   skills: { type: "string", multiple: true },
   debug: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -68,6 +70,7 @@ Options:
       --demo             replay this stage's recorded demo on a fresh copy of the example workspace
       --record FILE      write the model's replies to FILE, ready for --mock
       --transcript FILE  append every message to FILE as one JSON line
+      --resume FILE      go on with the conversation of a transcript (with a prompt, or in a conversation)
       --skills DIR       (stage4) another folder of skills, beside skills/ and .agents/skills/ of the workspace
       --debug            show stack traces of errors
   -h, --help             show this help
@@ -103,6 +106,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     throw new UsageError(`--max-steps must be a whole number of at least 1, not "${values["max-steps"]}"`);
   }
   if (values.mock !== undefined && !existsSync(values.mock)) throw new UsageError(`--mock ${values.mock}: no such file`);
+  if (values.resume !== undefined && !existsSync(values.resume)) throw new UsageError(`--resume ${values.resume}: no such file`);
+  if (values.resume !== undefined && values.demo) throw new UsageError("--resume and --demo do not go together: the demo replays its own recording");
   for (const folder of values.skills ?? []) {
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--skills ${folder} is not a folder`);
   }
@@ -127,6 +132,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     demo: values.demo ?? false,
     record: values.record,
     transcript: values.transcript,
+    resume: values.resume,
     skills: values.skills ?? [],
     model: values.mock !== undefined || values.demo ? "scripted" : model,
     baseURL,

@@ -51,6 +51,10 @@ export function writeFileTool(workspace: Workspace): Tool {
       content: z.string().describe("The whole new content of the file."),
     }),
     risky: true,
+    change({ path, content }) {
+      const before = currentText(workspace, path);
+      return before === undefined ? undefined : { path, before, after: content };
+    },
     async run({ path, content }) {
       const target = workspace.resolve(path);
       mkdirSync(dirname(target), { recursive: true });
@@ -73,21 +77,48 @@ export function editFileTool(workspace: Workspace): Tool {
       new_text: z.string().describe("The text to put in its place."),
     }),
     risky: true,
+    change({ path, old_text, new_text }) {
+      const before = currentText(workspace, path);
+      if (before === undefined) return undefined;
+      const after = replaceOnce(before, old_text, new_text);
+      return typeof after === "string" ? { path, before, after } : undefined;
+    },
     async run({ path, old_text, new_text }) {
       const target = workspace.resolve(path);
-      const before = readFileSync(target, "utf8");
-      const matches = before.split(old_text).length - 1;
-      if (matches !== 1) {
-        const advice = matches === 0
+      const after = replaceOnce(readFileSync(target, "utf8"), old_text, new_text);
+      if (typeof after !== "string") {
+        const advice = after.matches === 0
           ? "Read the file and copy the text exactly, whitespace included."
           : "Include more surrounding lines so that it matches once.";
-        return `Error: old_text occurs ${matches} times in ${path}; it must occur exactly once. ${advice} The file is unchanged.`;
+        return `Error: old_text occurs ${after.matches} times in ${path}; it must occur exactly once. ${advice} The file is unchanged.`;
       }
-      const at = before.indexOf(old_text);
-      writeAtomically(target, before.slice(0, at) + new_text + before.slice(at + old_text.length));
+      writeAtomically(target, after);
       return `Edited ${path}: replaced ${lines(countLines(old_text))} with ${lines(countLines(new_text))}.`;
     },
   });
+}
+
+/** The text with `oldText` replaced, or how often it occurs when that is not exactly once. */
+function replaceOnce(text: string, oldText: string, newText: string): string | { matches: number } {
+  const matches = text.split(oldText).length - 1;
+  if (matches !== 1) return { matches };
+  const at = text.indexOf(oldText);
+  return text.slice(0, at) + newText + text.slice(at + oldText.length);
+}
+
+/** The file's text for a preview: "" for a new file, undefined when the path may not be written. */
+function currentText(workspace: Workspace, path: string): string | undefined {
+  let target;
+  try {
+    target = workspace.resolve(path, "write");
+  } catch {
+    return undefined;
+  }
+  try {
+    return readFileSync(target, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 /** Writes a temp file beside the target, then renames it over: readers see the old or the new file, never half. */

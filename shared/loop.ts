@@ -12,6 +12,8 @@ export type AgentEvent =
   | { type: "tool_call"; call: ToolCall }
   | { type: "tool_result"; call: ToolCall; result: string }
   | { type: "usage"; usage: Usage }
+  // Reported by the session: an earlier conversation was loaded to go on from (--resume).
+  | { type: "resumed"; messages: readonly Message[] }
   // Reported by stage components, not by the loop: the plan changed (stage2), a subagent's progress
   // (stage3), a skill that could not be loaded (stage4).
   | { type: "plan"; items: readonly PlanItem[] }
@@ -71,13 +73,19 @@ export async function runLoop(messages: Message[], options: LoopOptions): Promis
     const calls = reply.message.tool_calls ?? [];
     if (calls.length === 0) return { kind: "answered", text: reply.message.content ?? "", steps: step };
 
+    let cancelled = false;
     for (const call of calls) {
       onEvent({ type: "tool_call", call });
-      const result = signal?.aborted ? CANCELLED_RESULT : await answerCall(call, options);
+      cancelled ||= signal?.aborted === true;
+      const result = cancelled ? CANCELLED_RESULT : await answerCall(call, options).catch((error) => {
+        if (!(error instanceof TurnCancelled)) throw error;
+        cancelled = true; // Ctrl-C at an approval question: this call and the rest are answered as cancelled
+        return CANCELLED_RESULT;
+      });
       onEvent({ type: "tool_result", call, result });
       append({ role: "tool", tool_call_id: call.id, content: result });
     }
-    if (signal?.aborted) throw new TurnCancelled();
+    if (cancelled || signal?.aborted) throw new TurnCancelled();
     for (const extra of options.afterRound?.(messages) ?? []) append(extra);
   }
   return { kind: "step_limit", steps: maxSteps };

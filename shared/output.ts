@@ -9,7 +9,11 @@ export class OutputClip {
   private tail = "";
   private omitted = 0;
 
-  constructor(private readonly budget = OUTPUT_BUDGET) {}
+  private readonly budget: number;
+
+  constructor(budget = OUTPUT_BUDGET) {
+    this.budget = budget;
+  }
 
   add(chunk: string): void {
     const room = this.budget / 2 - this.head.length;

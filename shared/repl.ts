@@ -1,28 +1,28 @@
 // The conversation: a prompt, the model's work shown as it happens, and the next prompt,
 // with the history kept across turns. /clear starts a new conversation.
 import { intro, isCancel, log, text } from "@clack/prompts";
+import { approver } from "./approval.ts";
 import { EXIT, type Config } from "./config.ts";
-import { Session, withCtrlC, withTranscript, type Stage } from "./cli.ts";
+import { Session, sessionOptions, withCtrlC, type Stage } from "./cli.ts";
 import { TurnCancelled } from "./loop.ts";
-import type { Model } from "./model.ts";
-import { approver, dim, plural, terminalView } from "./terminal.ts";
+import type { Message } from "./messages.ts";
+import { ModelError, type Model } from "./model.ts";
+import { dim, plural, terminalView } from "./terminal.ts";
 
 const HELP = `/help   this help
 /clear  start a new conversation
-/exit   leave (Ctrl-D or Ctrl-C at an empty prompt too)`;
+/exit   leave (Ctrl-D or Ctrl-C at an empty prompt too)
+Ctrl-C while the agent works stops that turn; the conversation goes on.`;
 
 export async function runRepl(stage: Stage, config: Config, model: Model): Promise<number> {
   intro(`${stage.name} · ${model.name} · ${config.cwd} · approval ${config.approval}`);
-  const newSession = () =>
-    new Session(stage, {
-      cwd: config.cwd,
-      model,
-      approve: approver(config.approval, true, () => {}),
-      maxSteps: config.maxSteps,
-      skillFolders: config.skills,
-      onEvent: withTranscript(config.transcript, terminalView({ out: process.stdout, streamText: true })),
-    });
-  let session = newSession();
+  const view = terminalView({ out: process.stdout, streamText: true });
+  const options = sessionOptions(config, view.show);
+  // A new approver per conversation: "don't ask again" lasts until /clear.
+  const newSession = (history?: readonly Message[]) =>
+    new Session(stage, { ...options, history, model, approve: approver(config.approval, true, () => {}) });
+  let session = newSession(options.history);
+  if (options.history) log.info(`resumed ${config.resume}: ${resumeSummary(options.history)}`);
 
   for (;;) {
     const input = await text({ message: "You", placeholder: "ask for something, or /help" });
@@ -41,12 +41,22 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
     }
     try {
       const outcome = await withCtrlC((signal) => session.turn(prompt, signal));
-      process.stdout.write("\n");
+      const usage = view.endTurn();
       if (outcome.kind === "step_limit") log.warn(`stopped after ${plural(outcome.steps, "step")} without an answer`);
-      else log.message(dim(plural(outcome.steps, "step")));
+      log.message(dim(usage));
     } catch (error) {
-      if (!(error instanceof TurnCancelled)) throw error;
-      log.warn("cancelled: the turn stopped, the conversation goes on");
+      view.endTurn();
+      if (error instanceof ModelError) log.error(`${error.message} (the conversation goes on: ask again)`);
+      else if (error instanceof TurnCancelled) log.warn("cancelled: the turn stopped, the conversation goes on");
+      else throw error;
     }
   }
+}
+
+/** "4 turns, last answer: The bug is in words()..." */
+function resumeSummary(history: readonly Message[]): string {
+  const turns = history.filter((message) => message.role === "user" && !message.content.startsWith("<reminder>")).length;
+  const answer = history.findLast((message) => message.role === "assistant" && message.content)?.content ?? "";
+  const line = answer.split("\n")[0].slice(0, 80);
+  return `${plural(turns, "turn")}${line ? `, last answer: ${line}` : ""}`;
 }

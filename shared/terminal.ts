@@ -1,8 +1,9 @@
-// The terminal listens to the loop's events and shows them; it also asks the user to approve
-// risky tool calls. Progress goes to stderr, so stdout carries only the answer.
+// The terminal listens to the loop's events and shows them: streamed text, a spinner while the
+// model thinks, one line per tool call, the plan, subagents, and the usage of each turn.
+// In one-task mode progress goes to stderr, so stdout carries only the answer.
 import type { Writable } from "node:stream";
-import type { ApprovalMode } from "./config.ts";
-import type { AgentEvent, Approval, Approver, PlanItem } from "./loop.ts";
+import type { AgentEvent, PlanItem } from "./loop.ts";
+import type { Usage } from "./model.ts";
 import type { ToolCall } from "./messages.ts";
 
 const useColor = (stream: Writable) => !process.env.NO_COLOR && (stream as { isTTY?: boolean }).isTTY === true;
@@ -42,14 +43,25 @@ export interface ViewOptions {
   streamText: boolean;
 }
 
+export interface TerminalView {
+  show(event: AgentEvent): void;
+  /** Stops the spinner, and returns the turn's usage line: steps, tokens, elapsed time. */
+  endTurn(): string;
+}
+
 /** Shows the loop's events: streamed text, one line per tool call, a short preview of each result. */
-export function terminalView({ out = process.stderr, streamText }: ViewOptions): (event: AgentEvent) => void {
+export function terminalView({ out = process.stderr, streamText }: ViewOptions): TerminalView {
   let midLine = false;
   const endLine = () => {
     if (midLine) out.write("\n");
     midLine = false;
   };
-  return (event) => {
+  const thinking = spinner(out);
+  let meter = new TurnMeter();
+  const show = (event: AgentEvent) => {
+    meter.count(event);
+    if (event.type === "request") thinking.start();
+    else if (event.type !== "usage" && (event.type !== "text" || streamText)) thinking.stop();
     switch (event.type) {
       case "text":
         if (streamText) {
@@ -86,6 +98,79 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       }
     }
   };
+  const endTurn = () => {
+    thinking.stop();
+    endLine();
+    endLiveLine(out);
+    const line = meter.line();
+    meter = new TurnMeter();
+    return line;
+  };
+  return { show, endTurn };
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** "thinking" with a turning wheel while the model has not answered yet; nothing at all off a terminal. */
+function spinner(out: Writable) {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+    out.write("\r\x1b[2K");
+  };
+  const start = () => {
+    if (timer !== undefined || !useColor(out)) return;
+    const started = Date.now();
+    let frame = 0;
+    const draw = () => {
+      const seconds = Math.floor((Date.now() - started) / 1000);
+      out.write(`\r\x1b[2K${cyan(FRAMES[frame++ % FRAMES.length], out)} ${dim(seconds > 0 ? `thinking ${seconds}s` : "thinking", out)}`);
+    };
+    draw();
+    timer = setInterval(draw, 80);
+    timer.unref();
+  };
+  return { start, stop };
+}
+
+/** Counts one turn: model requests, tokens in and out (cached when the provider says), time. */
+class TurnMeter {
+  private started: number | undefined;
+  private steps = 0;
+  private usage: Usage | undefined;
+
+  count(event: AgentEvent): void {
+    if (event.type === "request") {
+      this.started ??= Date.now();
+      this.steps++;
+    }
+    if (event.type !== "usage") return;
+    const sum = this.usage ?? { input: 0, output: 0 };
+    this.usage = {
+      input: sum.input + event.usage.input,
+      output: sum.output + event.usage.output,
+      cached: event.usage.cached === undefined ? sum.cached : (sum.cached ?? 0) + event.usage.cached,
+    };
+  }
+
+  line(): string {
+    const parts = [plural(this.steps, "step")];
+    if (this.usage) {
+      const cached = this.usage.cached ? ` (${tokens(this.usage.cached)} cached)` : "";
+      parts.push(`${tokens(this.usage.input)} tokens in${cached}, ${tokens(this.usage.output)} out`);
+    }
+    parts.push(`${((Date.now() - (this.started ?? Date.now())) / 1000).toFixed(1)}s`);
+    return parts.join(" · ");
+  }
+}
+
+/** 845, 12.3k, 1.2M */
+export function tokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, "")}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, "")}M`;
 }
 
 type SubagentEvent = Extract<AgentEvent, { type: "subagent" }>;
@@ -124,38 +209,4 @@ export function renderPlan(items: readonly PlanItem[], out: Writable = process.s
     return `    ○ ${item.content}`;
   });
   return `${dim(`  plan (${done}/${items.length} done)`, out)}\n${lines.join("\n")}\n`;
-}
-
-/**
- * Decides risky calls by the approval mode. Without a terminal, ask mode cannot ask: the call is
- * denied and the model is told the user can rerun with --yes.
- */
-export function approver(mode: ApprovalMode, canAsk: boolean, onDeniedUnasked: () => void): Approver {
-  return async (call) => {
-    if (mode === "auto") return { allow: true };
-    if (mode === "never") return { allow: false, reason: "The approval mode is never: risky tools do not run." };
-    if (!canAsk) {
-      onDeniedUnasked();
-      return {
-        allow: false,
-        reason: "There is no terminal to ask for approval. The user can rerun with --yes to allow risky tools.",
-      };
-    }
-    return askUser(call);
-  };
-}
-
-async function askUser(call: ToolCall): Promise<Approval> {
-  const { select, isCancel } = await import("@clack/prompts");
-  endLiveLine();
-  const answer = await select({
-    message: `Allow ${call.function.name}: ${keyArgument(call)}?`,
-    options: [
-      { value: "yes", label: "Yes" },
-      { value: "no", label: "No" },
-    ],
-    output: process.stderr,
-  });
-  if (answer === "yes") return { allow: true };
-  return { allow: false, reason: isCancel(answer) ? "The user cancelled the question." : "" };
 }

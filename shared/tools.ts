@@ -10,6 +10,9 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/** A file as it is and as a call would leave it ("" before for a new file). */
+export interface FileChange { path: string; before: string; after: string }
+
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
@@ -17,6 +20,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   risky: boolean;
   /** A reason to refuse these arguments outright, checked before any approval is asked. */
   refuse?(args: z.infer<Schema>): string | undefined;
+  /** The file change these arguments would make, shown to the user before they approve it. */
+  change?(args: z.infer<Schema>): FileChange | undefined;
   run(args: z.infer<Schema>, context: ToolContext): Promise<string>;
 }
 

@@ -251,6 +251,7 @@ async function runSubagent(setup: SubagentSetup, name: string, description: stri
       approve: setup.approve,
       signal,
       onEvent: (event) => {
+        if (event.type === "usage") setup.onEvent(event); // the turn's token count includes its subagents
         if (event.type !== "tool_call") return;
         tools++;
         report("step");

@@ -258,6 +258,7 @@ async function runSubagent(setup: SubagentSetup, name: string, description: stri
       approve: setup.approve,
       signal,
       onEvent: (event) => {
+        if (event.type === "usage") setup.onEvent(event); // the turn's token count includes its subagents
         if (event.type !== "tool_call") return;
         tools++;
         report("step");
@@ -329,8 +330,11 @@ function readYaml(text: string): unknown {
 class SkillRegistry {
   private readonly skills = new Map<string, Skill>();
   readonly warnings: string[] = [];
+  private readonly workspace: Workspace;
 
-  constructor(private readonly workspace: Workspace) {}
+  constructor(workspace: Workspace) {
+    this.workspace = workspace;
+  }
 
   /** Adds every <name>/SKILL.md of `folder`; a broken one is skipped with a warning. */
   addFolder(folder: string): void {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readConfig, UsageError } from "../shared/config.ts";
 import { messageOrderProblem, type Message } from "../shared/messages.ts";
-import { runStage } from "./run-stage.ts";
+import { NODE, runStage, stageFile } from "./run-stage.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "cli-"));
 const script = (...lines: object[]) => {
@@ -133,8 +133,8 @@ describe("Ctrl-C", () => {
     const workspace = dir();
     const transcript = join(workspace, "..", `t-${Date.now()}.jsonl`);
     const mock = script(bashCall("a", `(sleep 3; touch ${workspace}/child-survived) & sleep 3; touch ${workspace}/survived`), { role: "assistant", content: "never" });
-    const child = spawn(join(import.meta.dirname, "..", "node_modules", ".bin", "tsx"), [
-      join(import.meta.dirname, "..", "stages", "stage0.ts"), "-y", "-C", workspace, "--transcript", transcript, "--mock", mock, "go",
+    const child = spawn(NODE, [
+      stageFile("stage0"), "-y", "-C", workspace, "--transcript", transcript, "--mock", mock, "go",
     ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));

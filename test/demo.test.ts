@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { Session } from "../shared/cli.ts";
 import { prepareDemo } from "../shared/demo.ts";
 import { parseMessageLines } from "../shared/messages.ts";
-import { approver } from "../shared/terminal.ts";
+import { approver } from "../shared/approval.ts";
 import { loadStages, normalize, prefixProblem } from "./golden.ts";
 
 const stages = await loadStages();

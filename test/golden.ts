@@ -10,7 +10,7 @@ import type { ApprovalMode } from "../shared/config.ts";
 import { TurnCancelled, type AgentEvent, type Outcome } from "../shared/loop.ts";
 import { parseMessageLines, type AssistantMessage, type Message } from "../shared/messages.ts";
 import { ModelError, ScriptedModel, type Model } from "../shared/model.ts";
-import { approver } from "../shared/terminal.ts";
+import { approver } from "../shared/approval.ts";
 import { stageNames } from "../scripts/regions.ts";
 
 export const GOLDEN_ROOT = join(import.meta.dirname, "golden");
