@@ -22,6 +22,9 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
   const newSession = (history?: readonly Message[]) =>
     new Session(stage, { ...options, history, model, approve: approver(config.approval, true, () => {}) });
   let session = newSession(options.history);
+  // Ctrl-D ends the prompt's input without an answer, and with nothing left to wait for the
+  // program ends: give the terminal its cursor back on the way out.
+  process.once("beforeExit", () => process.stdout.write("\x1b[?25h\n"));
   if (options.history) log.info(`resumed ${config.resume}: ${resumeSummary(options.history)}`);
 
   for (;;) {

@@ -91,7 +91,8 @@ export function terminalView({ out = process.stderr, streamText }: ViewOptions):
       case "tool_result": {
         if (event.call.function.name === "TodoWrite" && !event.result.startsWith("Error")) break; // the plan was shown
         const lines = event.result.trimEnd().split("\n");
-        const preview = lines.slice(0, 3).map((line) => oneLine(line, 120));
+        const width = Math.max(40, ((out as { columns?: number }).columns ?? 124) - 4);
+        const preview = lines.slice(0, 3).map((line) => oneLine(line, width));
         if (lines.length > 3) preview.push(`… ${plural(lines.length - 3, "more line")}`);
         out.write(preview.map((line, i) => dim(`${i === 0 ? "  ⎿ " : "    "}${line}`, out)).join("\n") + "\n");
         break;

@@ -12,7 +12,8 @@ const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 
 /** One tmux server of our own (-L), so a user's sessions are never touched. */
 class Terminal {
-  private readonly socket = `agent-stages-test-${process.pid}`;
+  private static count = 0;
+  private readonly socket = `agent-stages-test-${process.pid}-${Terminal.count++}`;
 
   constructor(command: string) {
     this.tmux("new-session", "-d", "-s", "repl", "-x", "140", "-y", "50", command);
@@ -52,6 +53,11 @@ class Terminal {
       if (Date.now() > deadline) throw new Error(`no empty prompt:\n${this.screen()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** Whether the terminal shows its cursor (a prompt hides it while it draws). */
+  cursorVisible(): boolean {
+    return this.tmux("display", "-p", "-t", "repl", "#{cursor_flag}").trim() === "1";
   }
 
   close(): void {
@@ -130,6 +136,28 @@ describe.skipIf(!hasTmux)("the REPL in a pseudo-terminal", () => {
     expect(messages[5].content).toBe("Denied: the user did not allow this edit_file call. The user said: keep it a draft for now");
     expect(messages[9].content).toContain("cancelled by the user");
   }, 60_000);
+});
+
+describe.skipIf(!hasTmux)("leaving the REPL", () => {
+  test.each([
+    ["C-d", "0"],
+    ["C-c", "130"],
+  ])("%s at an empty prompt leaves with exit code %s and gives the cursor back", async (key, code) => {
+    const workspace = mkdtempSync(join(tmpdir(), "repl-ws-"));
+    const exitFile = join(workspace, "..", `${workspace.split("/").pop()}.exit`);
+    const script = join(workspace, "..", `${workspace.split("/").pop()}.jsonl`);
+    writeFileSync(script, JSON.stringify({ role: "assistant", content: "unused" }) + "\n");
+    const terminal = new Terminal(`cd ${workspace} && ${NODE} ${stageFile("stage0")} --mock ${script}; echo $? > ${exitFile}; sleep 60`);
+    try {
+      await terminal.waitForPrompt();
+      terminal.keys(key);
+      await waitUntil(() => readFileSafe(exitFile) !== "");
+      expect(readFileSafe(exitFile).trim()).toBe(code);
+      expect(terminal.cursorVisible()).toBe(true);
+    } finally {
+      terminal.close();
+    }
+  }, 30_000);
 });
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
