@@ -4,7 +4,9 @@ import { spawn } from "node:child_process";
 import { z } from "zod";
 import { destructiveReason } from "./destructive.ts";
 import { OutputClip } from "./output.ts";
+import { sandboxed, type SandboxAccess } from "./sandbox.ts";
 import { defineTool, type Tool } from "./tools.ts";
+import type { Workspace } from "./workspace.ts";
 
 export const DEFAULT_TIMEOUT_S = 120;
 export const MAX_TIMEOUT_S = 600;
@@ -15,7 +17,7 @@ const schema = z.object({
     .describe(`Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S}).`),
 });
 
-export function bashTool(cwd: string): Tool {
+export function bashTool(workspace: Workspace): Tool {
   return defineTool({
     name: "bash",
     description:
@@ -25,15 +27,34 @@ export function bashTool(cwd: string): Tool {
     risky: true,
     refuse: ({ command }) => destructiveReason(command),
     run: ({ command, timeout }, { signal }) =>
-      runCommand(command, { cwd, signal, timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000 }),
+      runCommand(command, {
+        cwd: workspace.root,
+        signal,
+        timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000,
+        sandbox: workspace.sandbox ? "read-write" : undefined,
+      }),
   });
 }
 
-export interface RunOptions { cwd: string; signal: AbortSignal; timeoutMs: number }
+export interface RunOptions {
+  cwd: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Run under bubblewrap with this access to the workspace (--sandbox). */
+  sandbox?: SandboxAccess;
+}
 
-export function runCommand(command: string, { cwd, signal, timeoutMs }: RunOptions): Promise<string> {
+/** Longer commands do not fit in an argument list; a script file does. */
+export const MAX_COMMAND_BYTES = 100_000;
+
+export function runCommand(command: string, { cwd, signal, timeoutMs, sandbox }: RunOptions): Promise<string> {
+  const bytes = Buffer.byteLength(command);
+  if (bytes > MAX_COMMAND_BYTES) {
+    return Promise.resolve(`Error: the command is ${bytes} bytes, more than the ${MAX_COMMAND_BYTES} a command may have. Write a script with write_file and run that. Nothing was run.`);
+  }
+  const { file, args } = sandbox ? sandboxed(command, cwd, sandbox) : { file: "bash", args: ["-c", command] };
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
+    const child = spawn(file, args, {
       cwd,
       env: withoutSecrets(process.env),
       stdio: ["ignore", "pipe", "pipe"],
@@ -58,7 +79,7 @@ export function runCommand(command: string, { cwd, signal, timeoutMs }: RunOptio
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.add(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
-      resolve(`Error: could not start bash: ${error.message}`);
+      resolve(`Error: could not start ${file}: ${error.message}`);
     });
     child.on("close", (code, signalName) => {
       clearTimeout(timer);

@@ -51,6 +51,8 @@ export interface TaskOptions {
   skillFolders?: string[];
   onEvent?: (event: AgentEvent) => void;
   signal?: AbortSignal;
+  /** Run bash under bubblewrap (--sandbox). */
+  sandbox?: boolean;
   /** Messages of an earlier conversation to go on from (--resume), without its system prompt. */
   history?: readonly Message[];
 }
@@ -65,7 +67,7 @@ export class Session {
     this.options = options;
     const onEvent = options.onEvent ?? (() => {});
     this.conversation = stage.start({
-      workspace: createWorkspace(options.cwd),
+      workspace: createWorkspace(options.cwd, { sandbox: options.sandbox }),
       skillFolders: options.skillFolders ?? [],
       model: options.model,
       approve: options.approve,
@@ -173,6 +175,7 @@ export function sessionOptions(config: Config, show: (event: AgentEvent) => void
     cwd: config.cwd,
     maxSteps: config.maxSteps,
     skillFolders: config.skills,
+    sandbox: config.sandbox,
     history: config.resume === undefined ? undefined : loadTranscript(config.resume, warn),
     onEvent: withTranscript(config.transcript, show, config.resume),
   };

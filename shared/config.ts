@@ -2,6 +2,7 @@
 // Everything a user can get wrong here ends in a UsageError: one line, exit code 2.
 import { existsSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { sandboxProblem } from "./sandbox.ts";
 
 export const EXIT = { answered: 0, noAnswer: 1, usage: 2, modelError: 3, interrupted: 130 } as const;
 
@@ -21,6 +22,7 @@ export interface Config {
   record?: string;
   transcript?: string;
   resume?: string;
+  sandbox: boolean;
   skills: string[];
   model: string;
   baseURL: string;
@@ -46,6 +48,7 @@ const options = {
   record: { type: "string" },
   transcript: { type: "string" },
   resume: { type: "string" },
+  sandbox: { type: "boolean" },
   skills: { type: "string", multiple: true },
   debug: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -71,6 +74,7 @@ Options:
       --record FILE      write the model's replies to FILE, ready for --mock
       --transcript FILE  append every message to FILE as one JSON line
       --resume FILE      go on with the conversation of a transcript (with a prompt, or in a conversation)
+      --sandbox          run bash under bubblewrap: files read-only except the workspace, no network
       --skills DIR       (stage4) another folder of skills, beside skills/ and .agents/skills/ of the workspace
       --debug            show stack traces of errors
   -h, --help             show this help
@@ -112,6 +116,11 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--skills ${folder} is not a folder`);
   }
 
+  if (values.sandbox) {
+    const problem = sandboxProblem();
+    if (problem) throw new UsageError(problem);
+  }
+
   const baseURL = (values["base-url"] ?? env.OPENAI_BASE_URL ?? OPENAI_URL).replace(/\/+$/, "");
   const model = values.model ?? env.AGENT_MODEL ?? (baseURL === OPENAI_URL ? DEFAULT_OPENAI_MODEL : "");
   const apiKey = env.OPENAI_API_KEY ?? (isLocal(baseURL) ? "not-needed" : "");
@@ -133,6 +142,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     record: values.record,
     transcript: values.transcript,
     resume: values.resume,
+    sandbox: values.sandbox ?? false,
     skills: values.skills ?? [],
     model: values.mock !== undefined || values.demo ? "scripted" : model,
     baseURL,

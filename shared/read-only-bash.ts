@@ -3,6 +3,7 @@
 // The checker reads the command the way the shell will: quotes, operators and redirections.
 import { z } from "zod";
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, runCommand } from "./bash.ts";
+import type { Workspace } from "./workspace.ts";
 import { defineTool, type Tool } from "./tools.ts";
 
 /** Commands that only read, each with the arguments that would make it write or run something. */
@@ -142,7 +143,7 @@ function tokenize(command: string): Token[] | string {
   return tokens;
 }
 
-export function readOnlyBashTool(cwd: string): Tool {
+export function readOnlyBashTool(workspace: Workspace): Tool {
   return defineTool({
     name: "bash",
     description:
@@ -157,7 +158,12 @@ export function readOnlyBashTool(cwd: string): Tool {
     async run({ command, timeout }, { signal }) {
       const problem = readOnlyProblem(command);
       if (problem) return `Error: refused, this bash is read-only: ${problem}. Nothing was run.`;
-      return runCommand(command, { cwd, signal, timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000 });
+      return runCommand(command, {
+        cwd: workspace.root,
+        signal,
+        timeoutMs: Math.min(timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000,
+        sandbox: workspace.sandbox ? "read-only" : undefined, // a second wall behind the allow-list
+      });
     },
   });
 }

@@ -15,13 +15,16 @@ export interface Workspace {
   resolve(path: string, access?: "read" | "write"): string;
   /** Lets reads (never writes) reach another folder too, e.g. the folder of a loaded skill. */
   allowReading(folder: string): void;
+  /** Commands run under bubblewrap (--sandbox): only the workspace writable, no network. */
+  sandbox: boolean;
 }
 
-export function createWorkspace(folder: string): Workspace {
+export function createWorkspace(folder: string, options: { sandbox?: boolean } = {}): Workspace {
   const root = realpathSync(folder);
   const readable: string[] = [];
   return {
     root,
+    sandbox: options.sandbox ?? false,
     resolve(path, access = "write") {
       if (path.trim() === "") throw new PathRefused("the path is empty");
       const absolute = resolve(root, path);

@@ -29,7 +29,7 @@ export const stage: Stage = {
     return {
       systemPrompt: systemPrompt(),
       tools: [
-        bashTool(workspace.root),
+        bashTool(workspace),
       ],
     };
   },

@@ -77,7 +77,7 @@ export const stage: Stage = {
     return {
       systemPrompt: systemPrompt(workspace.root),
       tools: [
-        bashTool(workspace.root),
+        bashTool(workspace),
         readFileTool(workspace),
         writeFileTool(workspace),
         editFileTool(workspace),

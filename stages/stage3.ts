@@ -195,19 +195,19 @@ const AGENT_TYPES: Record<string, AgentType> = {
     prompt: `You are an explore subagent. Search and read the code to answer the job you are given; you cannot change
 anything. Be quick and targeted: list and grep before you read whole files. End with a concise summary of what
 you found, naming files and line numbers.`,
-    tools: (workspace) => [readOnlyBashTool(workspace.root), readFileTool(workspace)],
+    tools: (workspace) => [readOnlyBashTool(workspace), readFileTool(workspace)],
   },
   plan: {
     description: "read-only: studies the code and returns a numbered plan for a change",
     prompt: `You are a planning subagent. Study the code the job concerns; you cannot change anything. Answer with a
 numbered step-by-step plan: which files change and how, in what order, and how to check the result.`,
-    tools: (workspace) => [readOnlyBashTool(workspace.root), readFileTool(workspace)],
+    tools: (workspace) => [readOnlyBashTool(workspace), readFileTool(workspace)],
   },
   code: {
     description: "may edit files and run commands: makes one focused change and checks it",
     prompt: `You are a coding subagent. Make the change the job asks for, check it (run the tests if there are any),
 and end with a short report of what you changed and how you checked it.`,
-    tools: (workspace) => [bashTool(workspace.root), readFileTool(workspace), writeFileTool(workspace), editFileTool(workspace)],
+    tools: (workspace) => [bashTool(workspace), readFileTool(workspace), writeFileTool(workspace), editFileTool(workspace)],
   },
 };
 
@@ -291,7 +291,7 @@ export const stage: Stage = {
     return {
       systemPrompt: systemPrompt(workspace.root),
       tools: [
-        bashTool(workspace.root),
+        bashTool(workspace),
         readFileTool(workspace),
         writeFileTool(workspace),
         editFileTool(workspace),

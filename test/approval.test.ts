@@ -14,7 +14,7 @@ import { createWorkspace } from "../shared/workspace.ts";
 const root = mkdtempSync(join(tmpdir(), "approval-"));
 writeFileSync(join(root, "notes.txt"), "one\ntwo\nthree\n");
 const workspace = createWorkspace(root);
-const bash = bashTool(root);
+const bash = bashTool(workspace);
 const edit = editFileTool(workspace);
 const write = writeFileTool(workspace);
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { destructiveReason } from "../shared/destructive.ts";
 import { bashTool } from "../shared/bash.ts";
 import { checkCall } from "../shared/tools.ts";
+import { createWorkspace } from "../shared/workspace.ts";
 
 const refused: [string, string][] = [
   ["rm -rf /", "root, home or a system folder"],
@@ -46,7 +47,7 @@ describe("destructive commands", () => {
 
   test("a refused command is an error result before any approval", () => {
     const call = { id: "1", type: "function" as const, function: { name: "bash", arguments: JSON.stringify({ command: "rm -rf ~" }) } };
-    expect(checkCall(call, [bashTool("/tmp")])).toEqual({
+    expect(checkCall(call, [bashTool(createWorkspace("/tmp"))])).toEqual({
       ok: false,
       error: "Error: refused: it deletes the root, home or a system folder recursively. It is never run, whatever the approval mode.",
     });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readOnlyBashTool, readOnlyProblem } from "../shared/read-only-bash.ts";
+import { createWorkspace } from "../shared/workspace.ts";
 
 const allowed = [
   "ls -la",
@@ -72,7 +73,7 @@ describe("the read-only bash tool", () => {
   test("refused commands never run: the workspace is unchanged", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "ro-")));
     writeFileSync(join(dir, "keep.txt"), "keep\n");
-    const tool = readOnlyBashTool(dir);
+    const tool = readOnlyBashTool(createWorkspace(dir));
     const signal = new AbortController().signal;
     for (const command of ["touch made.txt", "rm keep.txt", "mv keep.txt moved.txt", "echo x > made.txt", "cat keep.txt | tee made.txt"]) {
       expect(await tool.run({ command }, { signal })).toMatch(/^Error: refused, this bash is read-only: .* Nothing was run\.$/);

@@ -20,19 +20,19 @@ describe("tool schemas", () => {
   test("argument names match the kit's contract", () => {
     const ws = createWorkspace(temp());
     const names = (tool: Tool) => Object.keys((toolSpec(tool).function.parameters as any).properties);
-    expect(names(bashTool(ws.root))).toEqual(["command", "timeout"]);
+    expect(names(bashTool(ws))).toEqual(["command", "timeout"]);
     expect(names(readFileTool(ws))).toEqual(["path", "offset", "limit"]);
     expect(names(writeFileTool(ws))).toEqual(["path", "content"]);
     expect(names(editFileTool(ws))).toEqual(["path", "old_text", "new_text"]);
     expect((toolSpec(editFileTool(ws)).function.parameters as any).required).toEqual(["path", "old_text", "new_text"]);
-    expect(toolSpec(bashTool(ws.root)).function.parameters).not.toHaveProperty("$schema");
+    expect(toolSpec(bashTool(ws)).function.parameters).not.toHaveProperty("$schema");
   });
 });
 
 describe("bash", () => {
   test("runs in the workspace with stdin closed", async () => {
     const dir = temp();
-    expect(await run(bashTool(dir), { command: "pwd; cat; echo done" })).toBe(`${dir}\ndone\n[exit code 0]`);
+    expect(await run(bashTool(createWorkspace(dir)), { command: "pwd; cat; echo done" })).toBe(`${dir}\ndone\n[exit code 0]`);
   });
 
   test("a timeout kills the whole process group, children included", async () => {
