@@ -160,6 +160,10 @@ async function runOnce(stage: Stage, config: Config, prompt: string, model = mak
     process.stderr.write(red(`${stage.name}: stopped after ${plural(outcome.steps, "step")} without an answer (raise --max-steps)`) + "\n");
     return EXIT.noAnswer;
   }
+  if (outcome.text.trim() === "") {
+    process.stderr.write(red(`${stage.name}: the model's answer was empty`) + "\n");
+    return EXIT.noAnswer;
+  }
   process.stdout.write(outcome.text.trimEnd() + "\n");
   if (deniedUnasked) {
     process.stderr.write(dim(`${stage.name}: some risky tool calls were denied (no terminal to ask); rerun with --yes to allow them`) + "\n");

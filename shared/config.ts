@@ -81,7 +81,7 @@ Options:
   -V, --version          show the version
 
 Environment: OPENAI_API_KEY (not needed for --mock or a local server), OPENAI_BASE_URL, AGENT_MODEL.
-Exit codes: 0 answered, 1 no answer (step limit) or a risky call denied without a terminal,
+Exit codes: 0 answered, 1 no answer (step limit, an empty answer) or a risky call denied without a terminal,
             2 usage or configuration error, 3 model or API error, 130 interrupted.
 `;
 }

@@ -32,7 +32,7 @@ export function openAIModel(options: OpenAIModelOptions): Model {
       try {
         return await streamReply(await client, options.model, request);
       } catch (error) {
-        throw describeProviderError(error, options);
+        throw describeProviderError(error, options, await import("openai"));
       }
     },
   };
@@ -87,13 +87,13 @@ function readUsage(raw: Record<string, any>): Usage {
 }
 
 /** Turns what the client library threw into one clear sentence, never echoing the key. */
-export function describeProviderError(error: unknown, options: OpenAIModelOptions): Error {
-  const e = error as { name?: string; status?: number; message?: string };
-  if (e?.name === "AbortError" || e?.name === "APIUserAbortError") return error as Error;
+export function describeProviderError(error: unknown, options: OpenAIModelOptions, library: typeof import("openai")): Error {
+  if (error instanceof library.APIUserAbortError) return error; // Ctrl-C: the loop reports the cancellation
+  const e = error as { status?: number; message?: string };
   let message: string;
-  if (e?.name === "APIConnectionTimeoutError") {
+  if (error instanceof library.APIConnectionTimeoutError) {
     message = `the model provider at ${options.baseURL} did not answer in time`;
-  } else if (e?.name === "APIConnectionError") {
+  } else if (error instanceof library.APIConnectionError) {
     message = `could not connect to the model provider at ${options.baseURL} (is it running, and is the URL right?)`;
   } else if (e?.status === 401 || e?.status === 403) {
     message = `the provider at ${options.baseURL} refused the API key (HTTP ${e.status}); check OPENAI_API_KEY`;
@@ -104,10 +104,14 @@ export function describeProviderError(error: unknown, options: OpenAIModelOption
   } else if (typeof e?.status === "number") {
     message = `the provider at ${options.baseURL} answered HTTP ${e.status}: ${firstLine(e.message)}`;
   } else {
-    message = `the model stream from ${options.baseURL} failed: ${firstLine(e?.message)}`;
+    message = `the model stream from ${options.baseURL} broke off: ${firstLine(e?.message)}`;
   }
-  const safe = options.apiKey ? message.split(options.apiKey).join("[key]") : message;
-  return new ModelError(safe, { cause: error });
+  return new ModelError(withoutKey(message, options.apiKey), { cause: error });
+}
+
+/** Providers sometimes quote the key in their errors; a real key is long, so a short one is left alone. */
+function withoutKey(text: string, key: string): string {
+  return key.length >= 8 ? text.split(key).join("[key]") : text;
 }
 
 function firstLine(text: string | undefined): string {

@@ -46,6 +46,7 @@ export async function runRepl(stage: Stage, config: Config, model: Model): Promi
       const outcome = await withCtrlC((signal) => session.turn(prompt, signal));
       const usage = view.endTurn();
       if (outcome.kind === "step_limit") log.warn(`stopped after ${plural(outcome.steps, "step")} without an answer`);
+      else if (outcome.text.trim() === "") log.warn("the model's answer was empty");
       log.message(dim(usage));
     } catch (error) {
       view.endTurn();

@@ -14,17 +14,20 @@ export type Turn =
   | { breakAfterChunks: number; reply: AssistantMessage }
   | { reasoning: string; reply: AssistantMessage }
   | { noUsage: true; reply: AssistantMessage }
-  | { noIndex: true; reply: AssistantMessage };
+  | { noIndex: true; reply: AssistantMessage }
+  | { hang: true };
 
 export interface FakeProvider {
   url: string;
-  /** The JSON bodies of the requests received, in order. */
+  /** The JSON bodies of the requests received, in order, and when each came (Date.now()). */
   requests: any[];
+  times: number[];
   close(): Promise<void>;
 }
 
 export async function startFakeProvider(turns: readonly Turn[], options: { repeatLast?: boolean } = {}): Promise<FakeProvider> {
   const requests: any[] = [];
+  const times: number[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
@@ -32,9 +35,12 @@ export async function startFakeProvider(turns: readonly Turn[], options: { repea
       return;
     }
     requests.push(JSON.parse(body));
+    times.push(Date.now());
     const turn = turns[requests.length - 1] ?? (options.repeatLast ? turns[turns.length - 1] : undefined);
     if (!turn) {
       res.writeHead(500).end(JSON.stringify({ error: { message: "the fake provider's script is over" } }));
+    } else if ("hang" in turn) {
+      // never answers: the client's timeout has to end it
     } else if ("status" in turn) {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
@@ -56,6 +62,7 @@ export async function startFakeProvider(turns: readonly Turn[], options: { repea
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    times,
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -98,7 +105,7 @@ function streamReply(res: ServerResponse, reply: AssistantMessage, { breakAfter,
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   for (const [i, chunk] of chunks.entries()) {
     if (breakAfter !== undefined && i >= breakAfter) {
-      res.socket?.destroy(); // the connection drops mid-answer
+      setTimeout(() => res.socket?.destroy(), 50); // the connection drops mid-answer, after the first chunks went out
       return;
     }
     res.write(`data: ${JSON.stringify(chunk)}\n\n`);
