@@ -8,7 +8,7 @@ STAGES := $(sort $(basename $(notdir $(wildcard stages/stage*.ts))))
 STAGE ?= $(patsubst stage%,%,$(lastword $(STAGES)))
 INSTALLED := node_modules/.installed
 
-.PHONY: install test typecheck build demo diff smoke sync clean
+.PHONY: install test typecheck build demo diff smoke sync docs clean
 
 install: $(INSTALLED)
 
@@ -48,3 +48,7 @@ clean:
 # Copies each component region from the stage that introduces it into the later stages.
 sync: $(INSTALLED)
 	tsx scripts/sync-stages.ts
+
+# Regenerates the parts of docs/ made from the code (stage diffs, transcripts, the size table).
+docs: $(INSTALLED)
+	tsx scripts/docs.ts
