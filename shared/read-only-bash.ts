@@ -1,7 +1,7 @@
 // A bash tool that can only read. Read-only subagents get this one: a strict allow-list, checked
 // before anything runs. Anything the checker cannot prove harmless is refused, with the reason.
 // The checker reads the command the way the shell will: quotes, operators and redirections.
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, runCommand } from "./bash.ts";
 import type { Workspace } from "./workspace.ts";
 import { defineTool, type Tool } from "./tools.ts";

@@ -1,7 +1,7 @@
 // A tool is a table row: name, description, a zod schema for its arguments, whether it is
 // risky (needs the user's approval), and the function that runs it. The zod schema is the one
 // definition of the arguments: the JSON schema the model sees and the validation both come from it.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolCall } from "./messages.ts";
 import type { ToolSpec } from "./model.ts";
 

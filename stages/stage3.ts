@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { editFileTool, readFileTool, writeFileTool } from "../shared/file-tools.ts";
 // #endregion
 // #region planning (stage2)
-import { z } from "zod";
+import * as z from "zod";
 import type { PlanItem } from "../shared/loop.ts";
 import type { Message } from "../shared/messages.ts";
 import { defineTool, type Tool } from "../shared/tools.ts";
