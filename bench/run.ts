@@ -3,7 +3,7 @@
 // run, since machines here are shared and noisy. Prints one table and writes docs/benchmarks.md.
 // BENCH_RUNS=N sets the repeats (default 15); BENCH_SKIP_TEST=1 skips timing `make test`.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { listCases, loadStages, runCase, type CaseRun } from "../test/golden.ts";
@@ -185,5 +185,9 @@ const markdown = [
   "",
   ...sections.flatMap(([title, note, rows]) => [`## ${title}`, "", note, "", ...rows, ""]),
 ].join("\n");
-writeFileSync(join(ROOT, "docs", "benchmarks.md"), markdown);
+// The written reading of the figures, below its heading, is kept from the last version of the file.
+const file = join(ROOT, "docs", "benchmarks.md");
+const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+const reading = previous.indexOf("## Reading these figures");
+writeFileSync(file, markdown + (reading === -1 ? "" : "\n" + previous.slice(reading)));
 console.log(markdown);
