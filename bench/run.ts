@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { listCases, loadStages, runCase, type CaseRun } from "../test/golden.ts";
+import { followingRequests, listCases, loadStages, runCase, type CaseRun } from "../test/golden.ts";
 import { startFakeProvider } from "../test/fake-provider.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -113,23 +113,14 @@ function loopOverhead(): string[] {
   ];
 }
 
-/**
- * For each request that follows an earlier one of the same conversation (subagents are their
- * own), the share of the earlier request's messages that it repeats unchanged at its start.
- */
+/** For each request that follows an earlier one of its conversation, the share of that request it repeats unchanged at its start. */
 function prefixShares(requests: CaseRun["requests"]): number[] {
-  const last = new Map<string, CaseRun["requests"][number]>();
-  const shares: number[] = [];
-  for (const request of requests) {
-    const key = JSON.stringify(request.messages.slice(0, 2));
-    const before = last.get(key);
-    last.set(key, request);
-    if (!before) continue;
+  return followingRequests(requests).map(({ previous, next }) => {
+    const before = requests[previous].messages;
     let same = 0;
-    while (same < before.messages.length && JSON.stringify(request.messages[same]) === JSON.stringify(before.messages[same])) same++;
-    shares.push(same / before.messages.length);
-  }
-  return shares;
+    while (same < before.length && JSON.stringify(requests[next].messages[same]) === JSON.stringify(before[same])) same++;
+    return same / before.length;
+  });
 }
 
 async function prefixReuse(): Promise<string[]> {

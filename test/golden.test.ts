@@ -21,3 +21,17 @@ for (const stage of stages) {
     }
   });
 }
+
+describe("prefixProblem", () => {
+  const request = (...contents: string[]) => ({ messages: contents.map((content) => ({ role: "user" as const, content })), tools: [], specs: [] });
+
+  test("finds a request that edits what the previous one of its conversation sent", () => {
+    expect(prefixProblem([request("s", "job", "a"), request("s", "job", "a", "b")])).toBeNull();
+    expect(prefixProblem([request("s", "job", "a"), request("s", "job", "A", "b")])).toBe("request 2 changed message 2 of request 1");
+    expect(prefixProblem([request("s", "job", "a", "b"), request("s", "job", "a")])).toBe("request 2 has fewer messages than request 1");
+  });
+
+  test("treats a subagent's requests (another system prompt and job) as a conversation of their own", () => {
+    expect(prefixProblem([request("s", "job", "a"), request("sub", "task"), request("s", "job", "a", "b"), request("sub", "task", "x")])).toBeNull();
+  });
+});

@@ -133,21 +133,29 @@ export function normalize(messages: readonly Message[], workspace: string): Mess
 }
 
 /**
- * Every request must start with the previous request of the same conversation, unchanged, so
- * prompt caches stay warm. A subagent's requests are a conversation of their own (its own
- * system prompt and job), told apart by those first two messages.
+ * Each request paired with the previous request of the same conversation. A subagent's requests
+ * are a conversation of their own (its own system prompt and job), told apart by those first two messages.
  */
-export function prefixProblem(requests: CaseRun["requests"]): string | null {
+export function followingRequests(requests: CaseRun["requests"]): { previous: number; next: number }[] {
   const last = new Map<string, number>();
+  const pairs: { previous: number; next: number }[] = [];
   for (const [i, { messages }] of requests.entries()) {
     const key = JSON.stringify(messages.slice(0, 2));
     const previous = last.get(key);
     last.set(key, i);
-    if (previous === undefined) continue;
+    if (previous !== undefined) pairs.push({ previous, next: i });
+  }
+  return pairs;
+}
+
+/** Every request must start with the previous request of the same conversation, unchanged, so prompt caches stay warm. */
+export function prefixProblem(requests: CaseRun["requests"]): string | null {
+  for (const { previous, next } of followingRequests(requests)) {
     const before = requests[previous].messages;
-    if (messages.length < before.length) return `request ${i + 1} has fewer messages than request ${previous + 1}`;
+    const messages = requests[next].messages;
+    if (messages.length < before.length) return `request ${next + 1} has fewer messages than request ${previous + 1}`;
     for (let j = 0; j < before.length; j++) {
-      if (JSON.stringify(messages[j]) !== JSON.stringify(before[j])) return `request ${i + 1} changed message ${j} of request ${previous + 1}`;
+      if (JSON.stringify(messages[j]) !== JSON.stringify(before[j])) return `request ${next + 1} changed message ${j} of request ${previous + 1}`;
     }
   }
   return null;
